@@ -1,0 +1,65 @@
+//! `create` (SPEC §3): a new file, never over an existing entry (unless the host allows it).
+
+use super::{check_file_size, fail, file_on_the_way, placement_reads, put_content};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
+use crate::error::ErrorCode;
+use crate::path::MemoryPath;
+use crate::render::group;
+
+pub fn run(
+    path: &MemoryPath,
+    file_text: &str,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    let mut reads = placement_reads(path);
+    reads.push(Read::Count);
+    snap.need(reads)?;
+    let key = path.key();
+    let existing = snap.file(key);
+    let overwrite = cx.config.create_overwrites && existing.is_some() && !path.has_trailing_slash();
+    if (path.is_root() || existing.is_some() || snap.has_children(key)) && !overwrite {
+        return Err(fail(
+            ErrorCode::AlreadyExists,
+            format!("Error: File {} already exists", path.raw()),
+        ));
+    }
+    if path.has_trailing_slash() {
+        return Err(fail(
+            ErrorCode::InvalidPath,
+            format!(
+                "Error: Cannot create {}: a file path must not end with '/'",
+                path.raw()
+            ),
+        ));
+    }
+    if let Some(parent) = file_on_the_way(path, snap) {
+        return Err(fail(
+            ErrorCode::PathConflict,
+            format!("Error: Cannot create {}: {parent} is a file", path.raw()),
+        ));
+    }
+    check_file_size(path, file_text.len(), cx)?;
+    if existing.is_none() {
+        check_file_count(path, cx, snap)?;
+    }
+    Ok(Outcome::text(
+        format!("File created successfully at: {}", path.raw()),
+        put_content(path, file_text.as_bytes(), existing, cx),
+    ))
+}
+
+/// SPEC §4 per-store limit, for a write that adds a file.
+pub fn check_file_count(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<(), Stop> {
+    if snap.count() >= cx.config.max_files {
+        return Err(fail(
+            ErrorCode::LimitExceeded,
+            format!(
+                "Error: Cannot create {}: the store already holds {} files, its limit",
+                path.raw(),
+                group(cx.config.max_files)
+            ),
+        ));
+    }
+    Ok(())
+}

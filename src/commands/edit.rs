@@ -1,0 +1,118 @@
+//! `str_replace` and `insert` (SPEC §3): edits of one text file.
+
+use super::{check_file_size, fail, put_content};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
+use crate::error::ErrorCode;
+use crate::json::js_number;
+use crate::path::MemoryPath;
+use crate::record::FileRecord;
+use crate::render::numbered_lines;
+
+/// The file at `path` and its text; `missing` is the message when there is no such file.
+fn load_text<'s>(
+    path: &MemoryPath,
+    snap: &'s Snapshot,
+    missing: String,
+) -> Result<(&'s FileRecord, &'s str), Stop> {
+    snap.need(vec![Read::File(path.key().into())])?;
+    let Some(record) = snap.file(path.key()) else {
+        return Err(fail(ErrorCode::NotFound, missing));
+    };
+    snap.need(vec![Read::Content(record.id.clone())])?;
+    let bytes = snap.content(&record.id).unwrap_or_default();
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        fail(
+            ErrorCode::NotText,
+            format!("Error: The file {} is not a text file", path.raw()),
+        )
+    })?;
+    Ok((record, text))
+}
+
+pub fn str_replace(
+    path: &MemoryPath,
+    old_str: &str,
+    new_str: &str,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    let missing = format!(
+        "Error: The path {} does not exist. Please provide a valid path.",
+        path.raw()
+    );
+    let (record, text) = load_text(path, snap, missing)?;
+    // Occurrences, without overlap from the left, with the line each starts on.
+    let mut lines_of_matches = Vec::new();
+    let mut line = 1;
+    let mut scanned = 0;
+    for (at, _) in text.match_indices(old_str) {
+        line += text.get(scanned..at).map_or(0, |s| s.matches('\n').count());
+        scanned = at;
+        lines_of_matches.push((at, line));
+    }
+    let (at, first_line) = match lines_of_matches.as_slice() {
+        [] => return Err(fail(
+            ErrorCode::NoMatch,
+            format!(
+                "No replacement was performed, old_str `{old_str}` did not appear verbatim in {}.",
+                path.raw()
+            ),
+        )),
+        [only] => *only,
+        many => {
+            let lines: Vec<String> = many.iter().map(|(_, l)| l.to_string()).collect();
+            return Err(fail(
+                ErrorCode::MultipleMatches,
+                format!(
+                    "No replacement was performed. Multiple occurrences of old_str `{old_str}` in lines: {}. Please ensure it is unique",
+                    lines.join(", ")
+                ),
+            ));
+        }
+    };
+    let before = text.get(..at).unwrap_or_default();
+    let after = text.get(at + old_str.len()..).unwrap_or_default();
+    let new_text = [before, new_str, after].concat();
+    check_file_size(path, new_text.len(), cx)?;
+
+    let lines: Vec<&str> = new_text.split('\n').collect();
+    let last_line = first_line + new_str.matches('\n').count();
+    let from = first_line.saturating_sub(2).max(1);
+    let to = (last_line + 2).min(lines.len());
+    let shown = lines.get(from - 1..to).unwrap_or_default();
+    let snippet = numbered_lines(shown, from, lines.len(), cx.config.max_view_chars);
+    Ok(Outcome::text(
+        format!("The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{snippet}"),
+        put_content(path, new_text.as_bytes(), Some(record), cx),
+    ))
+}
+
+pub fn insert(
+    path: &MemoryPath,
+    insert_line: f64,
+    insert_text: &str,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    let missing = format!("Error: The path {} does not exist", path.raw());
+    let (record, text) = load_text(path, snap, missing)?;
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let n = lines.len();
+    if insert_line < 0.0 || insert_line > n as f64 {
+        return Err(fail(
+            ErrorCode::InvalidRange,
+            format!(
+                "Error: Invalid `insert_line` parameter: {}. It should be within the range of lines of the file: [0, {n}]",
+                js_number(insert_line)
+            ),
+        ));
+    }
+    let added = insert_text.strip_suffix('\n').unwrap_or(insert_text);
+    lines.insert(insert_line as usize, added);
+    let new_text = lines.join("\n");
+    check_file_size(path, new_text.len(), cx)?;
+    Ok(Outcome::text(
+        format!("The file {} has been edited.", path.raw()),
+        put_content(path, new_text.as_bytes(), Some(record), cx),
+    ))
+}

@@ -1,0 +1,95 @@
+//! `rename` (SPEC §3): move a file or a directory; never overwrite; all or nothing.
+
+use super::{fail, file_on_the_way, placement_reads};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
+use crate::error::ErrorCode;
+use crate::path::{tool_path, MemoryPath, MAX_PATH_BYTES};
+use crate::record::FileRecord;
+use crate::render::group;
+
+pub fn run(
+    old_path: &MemoryPath,
+    new_path: &MemoryPath,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    if old_path.is_root() {
+        return Err(fail(
+            ErrorCode::RootProtected,
+            "Error: Cannot rename the /memories directory itself".into(),
+        ));
+    }
+    let (from, to) = (old_path.key(), new_path.key());
+    let mut reads = vec![Read::File(from.into()), Read::Subtree(from.into())];
+    if !new_path.is_root() {
+        reads.extend(placement_reads(new_path));
+    }
+    snap.need(reads)?;
+
+    let source: Vec<&FileRecord> = snap
+        .file(from)
+        .into_iter()
+        .chain(snap.subtree(from))
+        .collect();
+    let destination_exists = new_path.is_root()
+        || snap.file(to).is_some()
+        || snap.has_children(to)
+        || (to == from && !source.is_empty());
+    if destination_exists {
+        return Err(fail(
+            ErrorCode::AlreadyExists,
+            format!("Error: The destination {} already exists", new_path.raw()),
+        ));
+    }
+    if source.is_empty() {
+        return Err(fail(
+            ErrorCode::NotFound,
+            format!("Error: The path {} does not exist", old_path.raw()),
+        ));
+    }
+    if to.starts_with(from) && to.as_bytes().get(from.len()) == Some(&b'/') {
+        return Err(fail(
+            ErrorCode::PathConflict,
+            format!("Error: Cannot move {} into itself", old_path.raw()),
+        ));
+    }
+    if let Some(parent) = file_on_the_way(new_path, snap) {
+        return Err(fail(
+            ErrorCode::PathConflict,
+            format!(
+                "Error: Cannot create {}: {parent} is a file",
+                new_path.raw()
+            ),
+        ));
+    }
+    let mut writes = Vec::with_capacity(source.len() * 2);
+    for record in source {
+        let moved_key = format!("{to}{}", record.path.get(from.len()..).unwrap_or_default());
+        if tool_path(&moved_key).len() > MAX_PATH_BYTES {
+            return Err(fail(
+                ErrorCode::InvalidPath,
+                format!(
+                    "Error: Cannot rename {} to {}: the path {} would be longer than {} bytes",
+                    old_path.raw(),
+                    new_path.raw(),
+                    tool_path(&moved_key),
+                    group(MAX_PATH_BYTES as u64)
+                ),
+            ));
+        }
+        writes.push(Write::DeleteFile(record.path.clone()));
+        writes.push(Write::PutFile(FileRecord {
+            path: moved_key,
+            updated_at: cx.now,
+            ..record.clone()
+        }));
+    }
+    Ok(Outcome::text(
+        format!(
+            "Successfully renamed {} to {}",
+            old_path.raw(),
+            new_path.raw()
+        ),
+        writes,
+    ))
+}

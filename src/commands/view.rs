@@ -1,0 +1,155 @@
+//! `view` (SPEC §3): directory listings, numbered text, ranges, images and binaries.
+
+use super::fail;
+use crate::engine::{Content, Context, Outcome, Read, Snapshot, Stop};
+use crate::error::ErrorCode;
+use crate::json::js_number;
+use crate::listing::render_directory;
+use crate::path::MemoryPath;
+use crate::render::{base64, format_size, numbered_lines};
+
+/// Files with more lines than this are not shown.
+const MAX_LINES: usize = 999_999;
+
+pub fn run(
+    path: &MemoryPath,
+    view_range: Option<[f64; 2]>,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    let key = path.key();
+    if path.is_root() {
+        snap.need(vec![Read::Subtree(String::new())])?;
+        return Ok(Outcome::text(
+            render_directory(path.raw(), "", snap.subtree("")),
+            vec![],
+        ));
+    }
+    snap.need(vec![Read::File(key.into()), Read::Subtree(key.into())])?;
+    if let Some(record) = snap.file(key) {
+        snap.need(vec![Read::Content(record.id.clone())])?;
+        let bytes = snap.content(&record.id).unwrap_or_default();
+        return view_file(path, bytes, view_range, cx);
+    }
+    let below = snap.subtree(key);
+    if below.is_empty() {
+        return Err(fail(
+            ErrorCode::NotFound,
+            format!(
+                "The path {} does not exist. Please provide a valid path.",
+                path.raw()
+            ),
+        ));
+    }
+    Ok(Outcome::text(
+        render_directory(path.raw(), key, below),
+        vec![],
+    ))
+}
+
+fn view_file(
+    path: &MemoryPath,
+    bytes: &[u8],
+    view_range: Option<[f64; 2]>,
+    cx: &Context,
+) -> Result<Outcome, Stop> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        if let Some(media_type) = image_type(bytes) {
+            let mut outcome = Outcome::text("", vec![]);
+            outcome.content = Content::Image {
+                media_type,
+                data: base64(bytes),
+            };
+            return Ok(outcome);
+        }
+        return Err(fail(
+            ErrorCode::NotText,
+            format!(
+                "Error: The file {} is binary ({}) and cannot be shown as text",
+                path.raw(),
+                format_size(bytes.len() as u64)
+            ),
+        ));
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let n = lines.len();
+    if n > MAX_LINES {
+        return Err(fail(
+            ErrorCode::TooManyLines,
+            format!(
+                "File {} exceeds maximum line limit of 999,999 lines.",
+                path.raw()
+            ),
+        ));
+    }
+    let (first, last) = match view_range {
+        None => (1, n),
+        Some(range) => resolve_range(range, n)?,
+    };
+    let shown = lines.get(first - 1..last).unwrap_or_default();
+    let body = numbered_lines(shown, first, n, cx.config.max_view_chars);
+    Ok(Outcome::text(
+        format!(
+            "Here's the content of {} with line numbers:\n{body}",
+            path.raw()
+        ),
+        vec![],
+    ))
+}
+
+/// Resolves `[start, end]` to 1-based inclusive lines, or the text editor tool's errors.
+fn resolve_range([start, end]: [f64; 2], n: usize) -> Result<(usize, usize), Stop> {
+    let count = n as f64;
+    let first = start.max(1.0);
+    let last = if end == -1.0 {
+        count
+    } else if end < 0.0 {
+        (count + end).max(0.0)
+    } else {
+        end.min(count)
+    };
+    // A number below 1 is shown with the line it stands for.
+    let mention = |sent: f64, line: f64| {
+        if sent < 1.0 {
+            format!("`{}` (line {})", js_number(sent), js_number(line))
+        } else {
+            format!("`{}`", js_number(sent))
+        }
+    };
+    let shown = format!("[{}, {}]", js_number(start), js_number(end));
+    if first > count {
+        return Err(fail(
+            ErrorCode::InvalidRange,
+            format!(
+                "Error: Invalid `view_range`: {shown}. Its first element {} should be within the range of lines of the file: [1, {n}]",
+                mention(start, first)
+            ),
+        ));
+    }
+    if last < first {
+        return Err(fail(
+            ErrorCode::InvalidRange,
+            format!(
+                "Error: Invalid `view_range`: {shown}. Its second element {} should be larger or equal than its first {}",
+                mention(end, last),
+                mention(start, first)
+            ),
+        ));
+    }
+    Ok((first as usize, last as usize))
+}
+
+/// The image type of binary content, by signature.
+fn image_type(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        Some("image/webp")
+    } else {
+        None
+    }
+}

@@ -1,0 +1,426 @@
+//! The command engine's protocol: a `Task` asks for reads, is given answers, and finally yields
+//! an `Outcome` (the result and the exact writes). It never performs I/O itself.
+//!
+//! A command is written as straight-line code over a `Snapshot` of answered reads. When it
+//! reaches a read not yet answered it stops with `Stop::Need`; the task hands those reads to
+//! the host and runs the command again once they are answered. Commands are pure, so re-running
+//! is safe, and each one needs at most two rounds.
+
+use crate::error::{ErrorCode, ToolError};
+use crate::json::{quote, Json};
+use crate::record::{FileRecord, IdSource};
+
+/// Limits and access, set by the host (SPEC §4).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub max_file_bytes: u64,
+    pub max_files: u64,
+    pub read_only: bool,
+    pub max_view_chars: usize,
+    pub create_overwrites: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_file_bytes: 102_400,
+            max_files: 10_000,
+            read_only: false,
+            max_view_chars: 16_000,
+            create_overwrites: false,
+        }
+    }
+}
+
+impl Config {
+    /// Reads `{"maxFileBytes","maxFiles","readOnly","maxViewChars","createOverwrites"}`; absent
+    /// fields keep their defaults.
+    pub fn from_json(text: &str) -> Result<Config, String> {
+        let json = Json::parse(text).ok_or("configuration is not JSON")?;
+        if !matches!(json, Json::Object(_)) {
+            return Err("configuration must be an object".into());
+        }
+        let mut config = Config::default();
+        let count = |name: &str, min: f64| -> Result<Option<f64>, String> {
+            match json.field(name) {
+                None => Ok(None),
+                Some(v) => match v.as_integer() {
+                    Some(n) if n >= min && n <= 9_007_199_254_740_991.0 => Ok(Some(n)),
+                    _ => Err(format!("{name} must be a whole number of at least {min}")),
+                },
+            }
+        };
+        let flag = |name: &str| -> Result<Option<bool>, String> {
+            match json.field(name) {
+                None => Ok(None),
+                Some(v) => v
+                    .as_bool()
+                    .map(Some)
+                    .ok_or(format!("{name} must be a boolean")),
+            }
+        };
+        if let Some(n) = count("maxFileBytes", 0.0)? {
+            config.max_file_bytes = n as u64;
+        }
+        if let Some(n) = count("maxFiles", 0.0)? {
+            config.max_files = n as u64;
+        }
+        if let Some(n) = count("maxViewChars", 100.0)? {
+            config.max_view_chars = n as usize;
+        }
+        if let Some(b) = flag("readOnly")? {
+            config.read_only = b;
+        }
+        if let Some(b) = flag("createOverwrites")? {
+            config.create_overwrites = b;
+        }
+        Ok(config)
+    }
+}
+
+/// A read the host performs inside the command's transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// The record stored under a key.
+    File(String),
+    /// Every record below a directory key: keys in `[key + "/", key + "0")`.
+    Subtree(String),
+    /// Whether any record lies below a directory key.
+    HasChildren(String),
+    /// How many files the store holds.
+    Count,
+    /// The content stored under a memory id.
+    Content(String),
+}
+
+impl Read {
+    /// The read as JSON for the adapter.
+    pub fn to_json(&self) -> String {
+        match self {
+            Read::File(p) => format!("{{\"kind\":\"file\",\"path\":{}}}", quote(p)),
+            Read::Subtree(p) => format!("{{\"kind\":\"subtree\",\"path\":{}}}", quote(p)),
+            Read::HasChildren(p) => format!("{{\"kind\":\"hasChildren\",\"path\":{}}}", quote(p)),
+            Read::Count => "{\"kind\":\"count\"}".to_string(),
+            Read::Content(id) => format!("{{\"kind\":\"content\",\"id\":{}}}", quote(id)),
+        }
+    }
+}
+
+/// The host's answer to a `Read`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    File(Option<FileRecord>),
+    Subtree(Vec<FileRecord>),
+    HasChildren(bool),
+    Count(u64),
+    Content(Option<Vec<u8>>),
+}
+
+impl Answer {
+    /// Reads the adapter's JSON answer to `read` (not for content, which comes as bytes).
+    pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
+        let json = Json::parse(text)?;
+        match read {
+            Read::File(_) => match json {
+                Json::Null => Some(Answer::File(None)),
+                other => FileRecord::from_json(&other).map(|r| Answer::File(Some(r))),
+            },
+            Read::Subtree(_) => match json {
+                Json::Array(items) => items
+                    .iter()
+                    .map(FileRecord::from_json)
+                    .collect::<Option<Vec<_>>>()
+                    .map(Answer::Subtree),
+                _ => None,
+            },
+            Read::HasChildren(_) => json.as_bool().map(Answer::HasChildren),
+            Read::Count => json.as_f64().map(|n| Answer::Count(n as u64)),
+            Read::Content(_) => None,
+        }
+    }
+}
+
+/// A change the host applies in the same transaction, after the reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    PutFile(FileRecord),
+    DeleteFile(String),
+    PutContent { id: String, bytes: Vec<u8> },
+    DeleteContent(String),
+}
+
+/// What the model (or host) gets back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    Text(String),
+    Image {
+        media_type: &'static str,
+        data: String,
+    },
+}
+
+/// A finished command: its result and the writes that make it so.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub content: Content,
+    pub error: Option<ErrorCode>,
+    pub writes: Vec<Write>,
+    /// JSON data for host calls (a listing), when there is any.
+    pub value: Option<String>,
+}
+
+impl Outcome {
+    pub fn text(text: impl Into<String>, writes: Vec<Write>) -> Outcome {
+        Outcome {
+            content: Content::Text(text.into()),
+            error: None,
+            writes,
+            value: None,
+        }
+    }
+
+    pub fn failure(error: ToolError) -> Outcome {
+        Outcome {
+            content: Content::Text(error.message),
+            error: Some(error.code),
+            writes: Vec::new(),
+            value: None,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// The result text (for images, an empty string).
+    pub fn text_content(&self) -> &str {
+        match &self.content {
+            Content::Text(t) => t,
+            Content::Image { .. } => "",
+        }
+    }
+
+    /// `{"content":…,"isError":…,"code"?:…,"writes":[…],"value"?:…}`; a `putContent` write
+    /// carries `"bytes": n`, the index of its bytes (see `content_writes`).
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\"content\":");
+        match &self.content {
+            Content::Text(t) => out.push_str(&quote(t)),
+            Content::Image { media_type, data } => out.push_str(&format!(
+                "[{{\"type\":\"image\",\"source\":{{\"type\":\"base64\",\"media_type\":{},\"data\":{}}}}}]",
+                quote(media_type),
+                quote(data)
+            )),
+        }
+        out.push_str(&format!(",\"isError\":{}", self.is_error()));
+        if let Some(code) = self.error {
+            out.push_str(&format!(",\"code\":{}", quote(code.as_str())));
+        }
+        out.push_str(",\"writes\":[");
+        let mut blobs = 0;
+        for (i, write) in self.writes.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match write {
+                Write::PutFile(record) => {
+                    out.push_str("{\"op\":\"putFile\",\"record\":");
+                    record.write_json(&mut out);
+                    out.push('}');
+                }
+                Write::DeleteFile(path) => out.push_str(&format!(
+                    "{{\"op\":\"deleteFile\",\"path\":{}}}",
+                    quote(path)
+                )),
+                Write::PutContent { id, .. } => {
+                    out.push_str(&format!(
+                        "{{\"op\":\"putContent\",\"id\":{},\"bytes\":{blobs}}}",
+                        quote(id)
+                    ));
+                    blobs += 1;
+                }
+                Write::DeleteContent(id) => out.push_str(&format!(
+                    "{{\"op\":\"deleteContent\",\"id\":{}}}",
+                    quote(id)
+                )),
+            }
+        }
+        out.push(']');
+        if let Some(value) = &self.value {
+            out.push_str(",\"value\":");
+            out.push_str(value);
+        }
+        out.push('}');
+        out
+    }
+
+    /// The bytes of each `putContent` write, in order (the `"bytes"` index of `to_json`).
+    pub fn content_writes(&self) -> impl Iterator<Item = &[u8]> {
+        self.writes.iter().filter_map(|w| match w {
+            Write::PutContent { bytes, .. } => Some(bytes.as_slice()),
+            _ => None,
+        })
+    }
+}
+
+/// Why a command stopped before finishing: it needs reads, or it was refused.
+pub enum Stop {
+    Need(Vec<Read>),
+    Fail(ToolError),
+}
+
+impl From<ToolError> for Stop {
+    fn from(e: ToolError) -> Self {
+        Stop::Fail(e)
+    }
+}
+
+/// The answered reads of a task.
+#[derive(Default)]
+pub struct Snapshot {
+    answers: Vec<(Read, Answer)>,
+}
+
+impl Snapshot {
+    fn answer(&self, read: &Read) -> Option<&Answer> {
+        self.answers.iter().find(|(r, _)| r == read).map(|(_, a)| a)
+    }
+
+    /// Stops the command until every read in `reads` is answered, asking for all of them at once.
+    pub fn need(&self, reads: Vec<Read>) -> Result<(), Stop> {
+        let missing: Vec<Read> = reads
+            .into_iter()
+            .filter(|r| self.answer(r).is_none())
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(Stop::Need(missing))
+        }
+    }
+
+    /// The record under `key` (after `need(File(key))`).
+    pub fn file(&self, key: &str) -> Option<&FileRecord> {
+        match self.answer(&Read::File(key.to_string())) {
+            Some(Answer::File(record)) => record.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The records below `key` (after `need(Subtree(key))`).
+    pub fn subtree(&self, key: &str) -> &[FileRecord] {
+        match self.answer(&Read::Subtree(key.to_string())) {
+            Some(Answer::Subtree(records)) => records,
+            _ => &[],
+        }
+    }
+
+    /// Whether anything lies below `key` (after `need(HasChildren(key))` or `Subtree(key)`).
+    pub fn has_children(&self, key: &str) -> bool {
+        match self.answer(&Read::HasChildren(key.to_string())) {
+            Some(Answer::HasChildren(yes)) => *yes,
+            _ => !self.subtree(key).is_empty(),
+        }
+    }
+
+    /// The store's file count (after `need(Count)`).
+    pub fn count(&self) -> u64 {
+        match self.answer(&Read::Count) {
+            Some(Answer::Count(n)) => *n,
+            _ => 0,
+        }
+    }
+
+    /// The content stored under `id` (after `need(Content(id))`).
+    pub fn content(&self, id: &str) -> Option<&[u8]> {
+        match self.answer(&Read::Content(id.to_string())) {
+            Some(Answer::Content(Some(bytes))) => Some(bytes),
+            _ => None,
+        }
+    }
+}
+
+/// What the host supplies besides reads: the time and entropy for ids.
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub config: Config,
+    pub now: f64,
+    pub seed: [u8; 16],
+}
+
+impl Context {
+    pub fn ids(&self) -> IdSource {
+        IdSource::new(self.seed)
+    }
+}
+
+/// A command in progress.
+pub struct Task {
+    operation: crate::commands::Operation,
+    context: Context,
+    snapshot: Snapshot,
+    pending: Vec<Read>,
+    outcome: Option<Outcome>,
+}
+
+impl Task {
+    /// Starts `operation`; it may finish at once (bad input) or ask for reads.
+    pub fn new(operation: crate::commands::Operation, context: Context) -> Task {
+        let mut task = Task {
+            operation,
+            context,
+            snapshot: Snapshot::default(),
+            pending: Vec::new(),
+            outcome: None,
+        };
+        task.advance();
+        task
+    }
+
+    fn advance(&mut self) {
+        match self.operation.run(&self.context, &self.snapshot) {
+            Ok(outcome) => {
+                self.pending.clear();
+                self.outcome = Some(outcome);
+            }
+            Err(Stop::Fail(error)) => {
+                self.pending.clear();
+                self.outcome = Some(Outcome::failure(error));
+            }
+            Err(Stop::Need(reads)) => self.pending = reads,
+        }
+    }
+
+    /// Whether the task may write (the transaction mode it needs).
+    pub fn writes(&self) -> bool {
+        self.operation.writes()
+    }
+
+    /// The reads of the current round; empty once done.
+    pub fn reads(&self) -> &[Read] {
+        &self.pending
+    }
+
+    /// Answers read number `index` of the current round. Out-of-range indexes are ignored.
+    pub fn supply(&mut self, index: usize, answer: Answer) {
+        if let Some(read) = self.pending.get(index) {
+            self.snapshot.answers.push((read.clone(), answer));
+        }
+    }
+
+    /// Runs the command again with what has been answered. True when the outcome is ready.
+    pub fn resume(&mut self) -> bool {
+        if self.outcome.is_none() {
+            self.advance();
+        }
+        self.outcome.is_some()
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    pub fn take_outcome(self) -> Option<Outcome> {
+        self.outcome
+    }
+}

@@ -1,0 +1,65 @@
+//! Errors are values: a stable code for hosts and the exact text the model reads.
+
+/// A stable, machine-readable error code. `as_str` is the code surfaced in JavaScript.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    InvalidInput,
+    UnknownCommand,
+    InvalidPath,
+    NotFound,
+    AlreadyExists,
+    PathConflict,
+    NoMatch,
+    MultipleMatches,
+    InvalidRange,
+    TooManyLines,
+    NotText,
+    ReadOnly,
+    LimitExceeded,
+    RootProtected,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidInput => "INVALID_INPUT",
+            ErrorCode::UnknownCommand => "UNKNOWN_COMMAND",
+            ErrorCode::InvalidPath => "INVALID_PATH",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::AlreadyExists => "ALREADY_EXISTS",
+            ErrorCode::PathConflict => "PATH_CONFLICT",
+            ErrorCode::NoMatch => "NO_MATCH",
+            ErrorCode::MultipleMatches => "MULTIPLE_MATCHES",
+            ErrorCode::InvalidRange => "INVALID_RANGE",
+            ErrorCode::TooManyLines => "TOO_MANY_LINES",
+            ErrorCode::NotText => "NOT_TEXT",
+            ErrorCode::ReadOnly => "READ_ONLY",
+            ErrorCode::LimitExceeded => "LIMIT_EXCEEDED",
+            ErrorCode::RootProtected => "ROOT_PROTECTED",
+        }
+    }
+}
+
+/// A refused command: its code and the exact text returned to the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}

@@ -1,0 +1,224 @@
+//! Tool input parsing (SPEC §1): the model's JSON becomes a typed command, or the first error.
+
+use crate::error::{ErrorCode, ToolError};
+use crate::json::{Json, JsonStr};
+use crate::path::MemoryPath;
+
+/// A tool command whose parameters and paths have been checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolCommand {
+    View {
+        path: MemoryPath,
+        view_range: Option<[f64; 2]>,
+    },
+    Create {
+        path: MemoryPath,
+        file_text: String,
+    },
+    StrReplace {
+        path: MemoryPath,
+        old_str: String,
+        new_str: Option<String>,
+    },
+    Insert {
+        path: MemoryPath,
+        insert_line: f64,
+        insert_text: String,
+    },
+    Delete {
+        path: MemoryPath,
+    },
+    Rename {
+        old_path: MemoryPath,
+        new_path: MemoryPath,
+    },
+}
+
+impl ToolCommand {
+    /// The command's name as the model writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ToolCommand::View { .. } => "view",
+            ToolCommand::Create { .. } => "create",
+            ToolCommand::StrReplace { .. } => "str_replace",
+            ToolCommand::Insert { .. } => "insert",
+            ToolCommand::Delete { .. } => "delete",
+            ToolCommand::Rename { .. } => "rename",
+        }
+    }
+
+    /// Whether the command can change the store.
+    pub fn writes(&self) -> bool {
+        !matches!(self, ToolCommand::View { .. })
+    }
+
+    /// The path named in messages about the whole command (`old_path` for rename).
+    pub fn subject(&self) -> &MemoryPath {
+        match self {
+            ToolCommand::View { path, .. }
+            | ToolCommand::Create { path, .. }
+            | ToolCommand::StrReplace { path, .. }
+            | ToolCommand::Insert { path, .. }
+            | ToolCommand::Delete { path } => path,
+            ToolCommand::Rename { old_path, .. } => old_path,
+        }
+    }
+}
+
+const VALID_COMMANDS: &str = "view, create, str_replace, insert, delete, rename";
+
+fn invalid(message: String) -> ToolError {
+    ToolError::new(ErrorCode::InvalidInput, message)
+}
+
+/// Parses tool input given as JSON text (SPEC §1, then §2 for the paths).
+pub fn parse_tool_input(text: &str) -> Result<ToolCommand, ToolError> {
+    match Json::parse(text) {
+        Some(json) => parse_tool_json(&json),
+        None => Err(invalid("Error: Tool input must be a JSON object".into())),
+    }
+}
+
+/// Parses a tool input value (SPEC §1, then §2 for the paths).
+pub fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
+    if !matches!(input, Json::Object(_)) {
+        return Err(invalid("Error: Tool input must be a JSON object".into()));
+    }
+    let command = match input.field("command") {
+        None => {
+            return Err(invalid(
+                "Error: Missing required parameter `command`".into(),
+            ))
+        }
+        Some(Json::Str(s)) => s.text.as_str(),
+        Some(_) => {
+            return Err(invalid(
+                "Error: Parameter `command` must be a string".into(),
+            ))
+        }
+    };
+    let params = Params { input, command };
+    match command {
+        "view" => {
+            let path = params.string("path")?;
+            let view_range = params.view_range()?;
+            Ok(ToolCommand::View {
+                path: to_path(path)?,
+                view_range,
+            })
+        }
+        "create" => {
+            let path = params.string("path")?;
+            let file_text = params.string("file_text")?;
+            Ok(ToolCommand::Create {
+                path: to_path(path)?,
+                file_text: file_text.text.clone(),
+            })
+        }
+        "str_replace" => {
+            let path = params.string("path")?;
+            let old_str = params.string("old_str")?;
+            if old_str.text.is_empty() {
+                return Err(invalid(
+                    "Error: Parameter `old_str` must not be empty".into(),
+                ));
+            }
+            let new_str = params.optional_string("new_str")?;
+            Ok(ToolCommand::StrReplace {
+                path: to_path(path)?,
+                old_str: old_str.text.clone(),
+                new_str: new_str.map(|s| s.text.clone()),
+            })
+        }
+        "insert" => {
+            let path = params.string("path")?;
+            let insert_line = params.integer("insert_line")?;
+            let insert_text = params.string("insert_text")?;
+            Ok(ToolCommand::Insert {
+                path: to_path(path)?,
+                insert_line,
+                insert_text: insert_text.text.clone(),
+            })
+        }
+        "delete" => {
+            let path = params.string("path")?;
+            Ok(ToolCommand::Delete {
+                path: to_path(path)?,
+            })
+        }
+        "rename" => {
+            let old_path = params.string("old_path")?;
+            let new_path = params.string("new_path")?;
+            Ok(ToolCommand::Rename {
+                old_path: to_path(old_path)?,
+                new_path: to_path(new_path)?,
+            })
+        }
+        other => Err(ToolError::new(
+            ErrorCode::UnknownCommand,
+            format!("Error: Unknown command `{other}`. Valid commands are: {VALID_COMMANDS}"),
+        )),
+    }
+}
+
+fn to_path(s: &JsonStr) -> Result<MemoryPath, ToolError> {
+    MemoryPath::parse(&s.text, s.lone_surrogate)
+}
+
+struct Params<'a> {
+    input: &'a Json,
+    command: &'a str,
+}
+
+impl<'a> Params<'a> {
+    fn missing(&self, name: &str) -> ToolError {
+        invalid(format!(
+            "Error: Missing required parameter `{name}` for command `{}`",
+            self.command
+        ))
+    }
+
+    fn string(&self, name: &str) -> Result<&'a JsonStr, ToolError> {
+        self.optional_string(name)?
+            .ok_or_else(|| self.missing(name))
+    }
+
+    fn optional_string(&self, name: &str) -> Result<Option<&'a JsonStr>, ToolError> {
+        match self.input.field(name) {
+            None => Ok(None),
+            Some(Json::Str(s)) => Ok(Some(s)),
+            Some(_) => Err(invalid(format!(
+                "Error: Parameter `{name}` must be a string"
+            ))),
+        }
+    }
+
+    fn integer(&self, name: &str) -> Result<f64, ToolError> {
+        let value = self.input.field(name).ok_or_else(|| self.missing(name))?;
+        value
+            .as_integer()
+            .ok_or_else(|| invalid(format!("Error: Parameter `{name}` must be an integer")))
+    }
+
+    fn view_range(&self) -> Result<Option<[f64; 2]>, ToolError> {
+        let Some(value) = self.input.field("view_range") else {
+            return Ok(None);
+        };
+        let bad = || {
+            ToolError::new(
+                ErrorCode::InvalidRange,
+                "Error: Invalid `view_range`. It should be a list of two integers.",
+            )
+        };
+        match value {
+            Json::Array(items) => match items.as_slice() {
+                [start, end] => Ok(Some([
+                    start.as_integer().ok_or_else(bad)?,
+                    end.as_integer().ok_or_else(bad)?,
+                ])),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+}

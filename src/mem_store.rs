@@ -1,0 +1,104 @@
+//! A store in Rust memory that drives tasks to completion: for native tests, property tests
+//! and benchmarks of the core. (The JavaScript adapter does the same over IndexedDB.)
+
+use crate::commands::Operation;
+use crate::engine::{Answer, Config, Context, Outcome, Read, Task, Write};
+use crate::record::FileRecord;
+use std::collections::{BTreeMap, HashMap};
+
+/// Files keyed by store path, contents keyed by memory id.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemStore {
+    pub config: Config,
+    pub files: BTreeMap<String, FileRecord>,
+    pub contents: HashMap<String, Vec<u8>>,
+    /// Milliseconds reported as "now"; advanced by one per command.
+    pub clock: f64,
+    seed_counter: u64,
+}
+
+impl MemStore {
+    pub fn new(config: Config) -> MemStore {
+        MemStore {
+            config,
+            clock: 1_767_225_600_000.0,
+            ..MemStore::default()
+        }
+    }
+
+    /// Runs a tool command given as JSON text.
+    pub fn execute(&mut self, input_json: &str) -> Outcome {
+        self.run(Operation::tool(input_json))
+    }
+
+    /// Runs any operation: answers its reads from the maps, then applies its writes.
+    pub fn run(&mut self, operation: Operation) -> Outcome {
+        self.clock += 1.0;
+        self.seed_counter += 1;
+        let mut seed = [0u8; 16];
+        seed[..8].copy_from_slice(&self.seed_counter.to_le_bytes());
+        let context = Context {
+            config: self.config.clone(),
+            now: self.clock,
+            seed,
+        };
+        let mut task = Task::new(operation, context);
+        // Each command needs at most two rounds; the bound guards against a looping bug.
+        for _ in 0..8 {
+            let answers: Vec<Answer> = task.reads().iter().map(|r| self.answer(r)).collect();
+            for (i, answer) in answers.into_iter().enumerate() {
+                task.supply(i, answer);
+            }
+            if task.resume() {
+                break;
+            }
+        }
+        let outcome = task
+            .take_outcome()
+            .unwrap_or_else(|| Outcome::text("internal error: command did not finish", vec![]));
+        for write in &outcome.writes {
+            self.apply(write);
+        }
+        outcome
+    }
+
+    fn answer(&self, read: &Read) -> Answer {
+        match read {
+            Read::File(key) => Answer::File(self.files.get(key).cloned()),
+            Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect()),
+            Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
+            Read::Count => Answer::Count(self.files.len() as u64),
+            Read::Content(id) => Answer::Content(self.contents.get(id).cloned()),
+        }
+    }
+
+    /// Records with keys in `[key + "/", key + "0")`.
+    fn below<'a>(&'a self, key: &str) -> impl Iterator<Item = &'a FileRecord> + 'a {
+        let start = format!("{key}/");
+        let end = format!("{key}0");
+        self.files.range(start..end).map(|(_, r)| r)
+    }
+
+    fn apply(&mut self, write: &Write) {
+        match write {
+            Write::PutFile(record) => {
+                self.files.insert(record.path.clone(), record.clone());
+            }
+            Write::DeleteFile(path) => {
+                self.files.remove(path);
+            }
+            Write::PutContent { id, bytes } => {
+                self.contents.insert(id.clone(), bytes.clone());
+            }
+            Write::DeleteContent(id) => {
+                self.contents.remove(id);
+            }
+        }
+    }
+
+    /// The text stored at tool path `path`, if it is a text file.
+    pub fn text_at(&self, key: &str) -> Option<&str> {
+        let record = self.files.get(key)?;
+        std::str::from_utf8(self.contents.get(&record.id)?).ok()
+    }
+}

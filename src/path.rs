@@ -1,0 +1,333 @@
+//! Path validation and canonical form (SPEC §2).
+//!
+//! A store keys its files by *store path*: `/notes/todo.md`, the tool path without the
+//! `/memories` mount point (as the hosted memory stores name memories). The root is the empty
+//! key. Keys are in Unicode NFC, so one name has one spelling.
+
+use crate::error::{ErrorCode, ToolError};
+use crate::render::group;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+
+/// Where the tool mounts the store.
+pub const MOUNT: &str = "/memories";
+/// The longest path accepted, in bytes of UTF-8 (SPEC §2).
+pub const MAX_PATH_BYTES: usize = 1024;
+
+/// A checked tool path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryPath {
+    raw: String,
+    key: String,
+    raw_segments: Vec<String>,
+    trailing_slash: bool,
+}
+
+impl MemoryPath {
+    /// Checks a path the model sent (SPEC §2). `lone_surrogate` says the string held half a
+    /// surrogate pair, which is refused as a control character.
+    pub fn parse(raw: &str, lone_surrogate: bool) -> Result<MemoryPath, ToolError> {
+        let rest = raw
+            .strip_prefix(MOUNT)
+            .filter(|r| r.is_empty() || r.starts_with('/'));
+        let Some(rest) = rest else {
+            return Err(ToolError::new(
+                ErrorCode::InvalidPath,
+                format!("Error: Path must be /memories or start with /memories/, got: {raw}"),
+            ));
+        };
+        let trailing_slash = rest.ends_with('/');
+        let rest = rest.strip_suffix('/').unwrap_or(rest);
+        let segments: Vec<&str> = match rest.strip_prefix('/') {
+            Some(inner) => inner.split('/').collect(),
+            None => Vec::new(),
+        };
+        check_segments(&segments, lone_surrogate, raw.len()).map_err(|problem| match problem {
+            SegmentProblem::Escape => ToolError::new(
+                ErrorCode::InvalidPath,
+                format!("Error: Path {raw} would escape /memories directory"),
+            ),
+            SegmentProblem::Invalid(reason) => ToolError::new(
+                ErrorCode::InvalidPath,
+                format!("Error: Invalid path {raw}: {reason}"),
+            ),
+        })?;
+        let mut key = String::with_capacity(rest.len());
+        for segment in &segments {
+            key.push('/');
+            key.push_str(segment);
+        }
+        Ok(MemoryPath {
+            raw: raw.to_string(),
+            key: nfc(&key),
+            raw_segments: segments.iter().map(|s| s.to_string()).collect(),
+            trailing_slash,
+        })
+    }
+
+    /// The path as the model spelled it.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// The store key: `""` for `/memories`, else `/a/b` in NFC.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.key.is_empty()
+    }
+
+    /// Whether the model wrote a trailing `/`.
+    pub fn has_trailing_slash(&self) -> bool {
+        self.trailing_slash
+    }
+
+    /// Keys of the directories between the root and this path, outermost first.
+    pub fn ancestor_keys(&self) -> Vec<String> {
+        ancestor_keys(&self.key)
+    }
+
+    /// The raw path cut after its segment number `depth` (1-based), as the model spelled it.
+    pub fn raw_prefix(&self, depth: usize) -> String {
+        let mut out = String::from(MOUNT);
+        for segment in self.raw_segments.iter().take(depth) {
+            out.push('/');
+            out.push_str(segment);
+        }
+        out
+    }
+}
+
+/// The keys of the directories strictly between the root and `key`, outermost first.
+pub fn ancestor_keys(key: &str) -> Vec<String> {
+    key.match_indices('/')
+        .skip(1)
+        .filter_map(|(i, _)| key.get(..i).map(str::to_string))
+        .collect()
+}
+
+/// The tool path of a store key.
+pub fn tool_path(key: &str) -> String {
+    format!("{MOUNT}{key}")
+}
+
+/// Checks a store path prefix for listings: `/` or `/a/b/` (SPEC §5). Returns the key of the
+/// directory it names (`""` for `/`).
+pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
+    let invalid = |why: String| {
+        ToolError::new(
+            ErrorCode::InvalidPath,
+            format!("Invalid path_prefix {raw}: {why}"),
+        )
+    };
+    if !raw.starts_with('/') || !raw.ends_with('/') {
+        return Err(invalid("it must start and end with '/'".to_string()));
+    }
+    let inner = raw.get(1..raw.len() - 1).unwrap_or("");
+    if inner.is_empty() {
+        return Ok(String::new());
+    }
+    let segments: Vec<&str> = inner.split('/').collect();
+    check_segments(&segments, false, raw.len()).map_err(|problem| match problem {
+        SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
+        SegmentProblem::Invalid(reason) => invalid(reason),
+    })?;
+    Ok(nfc(&format!("/{inner}")))
+}
+
+/// `s` in Unicode NFC, without copying when it already is.
+pub fn nfc(s: &str) -> String {
+    if is_nfc_quick(s.chars()) == IsNormalized::Yes {
+        s.to_string()
+    } else {
+        s.nfc().collect()
+    }
+}
+
+enum SegmentProblem {
+    Escape,
+    Invalid(String),
+}
+
+/// SPEC §2 steps 3 and 4: each rule over every segment, in the contract's order.
+fn check_segments(
+    segments: &[&str],
+    lone_surrogate: bool,
+    raw_bytes: usize,
+) -> Result<(), SegmentProblem> {
+    let invalid = |reason: &str| Err(SegmentProblem::Invalid(reason.to_string()));
+    if segments.contains(&"..") {
+        return Err(SegmentProblem::Escape);
+    }
+    if segments.iter().any(|s| s.is_empty()) {
+        return invalid("empty segment");
+    }
+    if segments.contains(&".") {
+        return invalid("'.' segments are not allowed");
+    }
+    if segments.iter().any(|s| s.contains('\\')) {
+        return invalid("backslashes are not allowed");
+    }
+    if lone_surrogate || segments.iter().any(|s| s.chars().any(is_control)) {
+        return invalid("control characters are not allowed");
+    }
+    if segments.iter().any(|s| s.chars().any(is_invisible)) {
+        return invalid("invisible formatting characters are not allowed");
+    }
+    if segments.iter().any(|s| hides_separator(s)) {
+        return invalid("percent-encoded '.', '/', '\\' or control characters are not allowed");
+    }
+    if raw_bytes > MAX_PATH_BYTES {
+        return Err(SegmentProblem::Invalid(format!(
+            "longer than {} bytes",
+            group(MAX_PATH_BYTES as u64)
+        )));
+    }
+    Ok(())
+}
+
+/// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+pub fn is_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Characters that change how text looks without being seen (ZWNJ and ZWJ stay allowed).
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+            | '\u{e0000}'..='\u{e007f}'
+    )
+}
+
+/// Whether percent-decoding the segment once or twice yields a dot segment, a separator or a
+/// control character: servers and tools that decode paths must not be led outside.
+fn hides_separator(segment: &str) -> bool {
+    if !segment.contains('%') {
+        return false;
+    }
+    let once = percent_decode(segment);
+    let twice = percent_decode(&once);
+    [once, twice].iter().any(|d| {
+        d == "." || d == ".." || d.contains('/') || d.contains('\\') || d.chars().any(is_control)
+    })
+}
+
+/// Decodes `%XX` escapes (either case); other `%` stay; invalid UTF-8 becomes U+FFFD.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hi = bytes.get(i + 1).and_then(|h| (*h as char).to_digit(16));
+        let lo = bytes.get(i + 2).and_then(|l| (*l as char).to_digit(16));
+        match (b, hi, lo) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(raw: &str) -> String {
+        match MemoryPath::parse(raw, false) {
+            Ok(p) => format!("ok {}", p.key()),
+            Err(e) => e.message,
+        }
+    }
+
+    #[test]
+    fn accepts_and_canonicalises() {
+        assert_eq!(err("/memories"), "ok ");
+        assert_eq!(err("/memories/"), "ok ");
+        assert_eq!(err("/memories/notes/"), "ok /notes");
+        assert_eq!(err("/memories/a..b/..."), "ok /a..b/...");
+        assert_eq!(err("/memories/100%.md"), "ok /100%.md");
+        assert_eq!(err("/memories/%c0%ae"), "ok /%c0%ae");
+        assert_eq!(err("/memories/cafe\u{301}.md"), "ok /café.md");
+        assert_eq!(err("/memories/a\u{200d}b"), "ok /a\u{200d}b");
+    }
+
+    #[test]
+    fn refuses_in_contract_order() {
+        let cases = [
+            ("/memories_backup/x", "Error: Path must be /memories or start with /memories/, got: /memories_backup/x"),
+            ("/Memories", "Error: Path must be /memories or start with /memories/, got: /Memories"),
+            ("memories/x", "Error: Path must be /memories or start with /memories/, got: memories/x"),
+            ("//memories", "Error: Path must be /memories or start with /memories/, got: //memories"),
+            ("/memories/a/../b", "Error: Path /memories/a/../b would escape /memories directory"),
+            ("/memories//a/..", "Error: Path /memories//a/.. would escape /memories directory"),
+            ("/memories//a", "Error: Invalid path /memories//a: empty segment"),
+            ("/memories//", "Error: Invalid path /memories//: empty segment"),
+            ("/memories/./a", "Error: Invalid path /memories/./a: '.' segments are not allowed"),
+            ("/memories/a\\b", "Error: Invalid path /memories/a\\b: backslashes are not allowed"),
+            ("/memories/a\u{0}", "Error: Invalid path /memories/a\u{0}: control characters are not allowed"),
+            ("/memories/a\u{85}", "Error: Invalid path /memories/a\u{85}: control characters are not allowed"),
+            ("/memories/a\u{2028}", "Error: Invalid path /memories/a\u{2028}: control characters are not allowed"),
+            ("/memories/a\u{202e}b", "Error: Invalid path /memories/a\u{202e}b: invisible formatting characters are not allowed"),
+            ("/memories/\u{e0041}", "Error: Invalid path /memories/\u{e0041}: invisible formatting characters are not allowed"),
+            ("/memories/%2e%2e", "Error: Invalid path /memories/%2e%2e: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+            ("/memories/%252E%252e", "Error: Invalid path /memories/%252E%252e: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+            ("/memories/a%2fb", "Error: Invalid path /memories/a%2fb: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+            ("/memories/a%5C", "Error: Invalid path /memories/a%5C: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+            ("/memories/a%00", "Error: Invalid path /memories/a%00: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+            ("/memories/%e2%80%a8", "Error: Invalid path /memories/%e2%80%a8: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(err(raw), want, "{raw:?}");
+        }
+        let long = format!("/memories/{}", "a".repeat(1015));
+        assert_eq!(long.len(), 1025);
+        assert_eq!(
+            err(&long),
+            format!("Error: Invalid path {long}: longer than 1,024 bytes")
+        );
+        assert_eq!(err(&long[..1024]), format!("ok {}", &long[9..1024]));
+        let lone = MemoryPath::parse("/memories/a\u{FFFD}", true).map_err(|e| e.message);
+        assert_eq!(
+            lone,
+            Err(
+                "Error: Invalid path /memories/a\u{FFFD}: control characters are not allowed"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn ancestors_and_prefixes() {
+        assert_eq!(
+            ancestor_keys("/a/b/c"),
+            vec!["/a".to_string(), "/a/b".to_string()]
+        );
+        assert!(ancestor_keys("/a").is_empty());
+        let p = MemoryPath::parse("/memories/x/cafe\u{301}/z", false).map_err(|e| e.message);
+        assert_eq!(
+            p.map(|p| p.raw_prefix(2)),
+            Ok("/memories/x/cafe\u{301}".to_string())
+        );
+        assert_eq!(parse_store_prefix("/"), Ok(String::new()));
+        assert_eq!(parse_store_prefix("/notes/"), Ok("/notes".to_string()));
+        assert!(parse_store_prefix("/notes").is_err());
+        assert!(parse_store_prefix("/a/../").is_err());
+    }
+}

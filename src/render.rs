@@ -1,0 +1,168 @@
+//! Text the model reads: grouped numbers, sizes, numbered lines and the long-view cut (SPEC §3).
+
+/// `n` with `,` between groups of three digits: `102,401`.
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A byte count as listings show it: `44B`, `1.0K`, `97.7K`, `1024.0K`, `1.2M` (SPEC §3 view).
+pub fn format_size(bytes: u64) -> String {
+    const K: u128 = 1024;
+    let (unit, scale) = match bytes {
+        0..=1023 => return format!("{bytes}B"),
+        1024..=1_048_575 => ('K', K),
+        1_048_576..=1_073_741_823 => ('M', K * K),
+        _ => ('G', K * K * K),
+    };
+    // `Number.prototype.toFixed(1)` rounds the exact value half up; bytes / 1024^k is exact in
+    // binary, so integer arithmetic gives the same digits without float ties going astray.
+    let tenths = (bytes as u128 * 20 + scale) / (scale * 2);
+    format!("{}.{}{unit}", tenths / 10, tenths % 10)
+}
+
+/// Width of the line-number column.
+const NUMBER_WIDTH: usize = 6;
+
+/// One numbered line: the number right-aligned in 6 columns, a TAB, the text.
+pub fn numbered_line(out: &mut String, number: usize, line: &str) {
+    use std::fmt::Write;
+    let _ = write!(out, "{number:>NUMBER_WIDTH$}\t{line}");
+}
+
+/// Numbers `lines` (the first being line `first`) joined with `\n`, cut at a line boundary to
+/// at most `max_chars` characters, with the note that says how to read on. `total` is the
+/// file's line count.
+pub fn numbered_lines(lines: &[&str], first: usize, total: usize, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0usize;
+    let mut shown = 0usize;
+    for (i, line) in lines.iter().enumerate() {
+        let separator = usize::from(i > 0);
+        let cost = NUMBER_WIDTH + 1 + line.chars().count();
+        if used + separator + cost > max_chars {
+            break;
+        }
+        if separator == 1 {
+            out.push('\n');
+        }
+        numbered_line(&mut out, first + i, line);
+        used += separator + cost;
+        shown += 1;
+    }
+    if shown == lines.len() {
+        return out;
+    }
+    if shown == 0 {
+        let line = lines.first().copied().unwrap_or("");
+        let keep = max_chars.saturating_sub(NUMBER_WIDTH + 1);
+        let cut: String = line.chars().take(keep).collect();
+        numbered_line(&mut out, first, &cut);
+        out.push_str(&format!(
+            "\n[Truncated: line {first} is {} characters long and was cut after {}; lines longer than {} characters cannot be shown whole.]",
+            group(line.chars().count() as u64),
+            group(keep as u64),
+            group(max_chars as u64),
+        ));
+        return out;
+    }
+    let last = first + shown - 1;
+    out.push_str(&format!(
+        "\n[Truncated: showing lines {first}-{last} of {}. Use view_range [{}, -1] to read on.]",
+        group(total as u64),
+        last + 1
+    ));
+    out
+}
+
+/// Standard base64 with padding, for image content blocks.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk.first().copied().unwrap_or(0),
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                let index = ((n >> (18 - 6 * i)) & 63) as usize;
+                out.push(char::from(ALPHABET[index]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(102_401), "102,401");
+        assert_eq!(group(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn sizes() {
+        let cases = [
+            (0, "0B"),
+            (44, "44B"),
+            (1023, "1023B"),
+            (1024, "1.0K"),
+            (1280, "1.3K"), // 1.25 exactly: toFixed rounds half up
+            (4096, "4.0K"),
+            (5632, "5.5K"),
+            (100_000, "97.7K"),
+            (1_048_575, "1024.0K"),
+            (1_048_576, "1.0M"),
+            (1_258_291, "1.2M"),
+            (1_073_741_824, "1.0G"),
+        ];
+        for (bytes, want) in cases {
+            assert_eq!(format_size(bytes), want, "{bytes}");
+        }
+    }
+
+    #[test]
+    fn numbering_and_cuts() {
+        assert_eq!(
+            numbered_lines(&["a", "b"], 1, 2, 100),
+            "     1\ta\n     2\tb"
+        );
+        assert_eq!(numbered_lines(&[""], 1, 1, 100), "     1\t");
+        // Each line costs 8 characters, 9 with its separator: two fit in 17.
+        assert_eq!(
+            numbered_lines(&["a", "b", "c"], 4, 3001, 17),
+            "     4\ta\n     5\tb\n[Truncated: showing lines 4-5 of 3,001. Use view_range [6, -1] to read on.]"
+        );
+        assert_eq!(
+            numbered_lines(&["abcdefghij"], 1, 1, 10),
+            "     1\tabc\n[Truncated: line 1 is 10 characters long and was cut after 3; lines longer than 10 characters cannot be shown whole.]"
+        );
+    }
+
+    #[test]
+    fn base64_matches_reference() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+}
