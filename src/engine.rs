@@ -41,11 +41,11 @@ impl Config {
             return Err("configuration must be an object".into());
         }
         let mut config = Config::default();
-        let count = |name: &str, min: f64| -> Result<Option<f64>, String> {
+        let count = |name: &str, min: i64| -> Result<Option<i64>, String> {
             match json.field(name) {
                 None => Ok(None),
                 Some(v) => match v.as_integer() {
-                    Some(n) if n >= min && n <= 9_007_199_254_740_991.0 => Ok(Some(n)),
+                    Some(n) if n >= min && n <= 9_007_199_254_740_991 => Ok(Some(n)),
                     _ => Err(format!("{name} must be a whole number of at least {min}")),
                 },
             }
@@ -59,13 +59,13 @@ impl Config {
                     .ok_or(format!("{name} must be a boolean")),
             }
         };
-        if let Some(n) = count("maxFileBytes", 0.0)? {
+        if let Some(n) = count("maxFileBytes", 0)? {
             config.max_file_bytes = n as u64;
         }
-        if let Some(n) = count("maxFiles", 0.0)? {
+        if let Some(n) = count("maxFiles", 0)? {
             config.max_files = n as u64;
         }
-        if let Some(n) = count("maxViewChars", 100.0)? {
+        if let Some(n) = count("maxViewChars", 100)? {
             config.max_view_chars = n as usize;
         }
         if let Some(b) = flag("readOnly")? {
@@ -134,7 +134,7 @@ impl Answer {
                 _ => None,
             },
             Read::HasChildren(_) => json.as_bool().map(Answer::HasChildren),
-            Read::Count => json.as_f64().map(|n| Answer::Count(n as u64)),
+            Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
             Read::Content(_) => None,
         }
     }
@@ -344,7 +344,8 @@ impl Snapshot {
 #[derive(Clone, Debug)]
 pub struct Context {
     pub config: Config,
-    pub now: f64,
+    /// Epoch milliseconds.
+    pub now: i64,
     pub seed: [u8; 16],
 }
 

@@ -1,7 +1,7 @@
 //! Tool input parsing (SPEC §1): the model's JSON becomes a typed command, or the first error.
 
 use crate::error::{ErrorCode, ToolError};
-use crate::json::{Json, JsonStr};
+use crate::json::{Json, JsonNumber, JsonStr};
 use crate::path::MemoryPath;
 
 /// A tool command whose parameters and paths have been checked.
@@ -9,7 +9,7 @@ use crate::path::MemoryPath;
 pub enum ToolCommand {
     View {
         path: MemoryPath,
-        view_range: Option<[f64; 2]>,
+        view_range: Option<[JsonNumber; 2]>,
     },
     Create {
         path: MemoryPath,
@@ -22,7 +22,7 @@ pub enum ToolCommand {
     },
     Insert {
         path: MemoryPath,
-        insert_line: f64,
+        insert_line: JsonNumber,
         insert_text: String,
     },
     Delete {
@@ -193,14 +193,13 @@ impl<'a> Params<'a> {
         }
     }
 
-    fn integer(&self, name: &str) -> Result<f64, ToolError> {
+    fn integer(&self, name: &str) -> Result<JsonNumber, ToolError> {
         let value = self.input.field(name).ok_or_else(|| self.missing(name))?;
-        value
-            .as_integer()
+        integer(value)
             .ok_or_else(|| invalid(format!("Error: Parameter `{name}` must be an integer")))
     }
 
-    fn view_range(&self) -> Result<Option<[f64; 2]>, ToolError> {
+    fn view_range(&self) -> Result<Option<[JsonNumber; 2]>, ToolError> {
         let Some(value) = self.input.field("view_range") else {
             return Ok(None);
         };
@@ -213,12 +212,17 @@ impl<'a> Params<'a> {
         match value {
             Json::Array(items) => match items.as_slice() {
                 [start, end] => Ok(Some([
-                    start.as_integer().ok_or_else(bad)?,
-                    end.as_integer().ok_or_else(bad)?,
+                    integer(start).ok_or_else(bad)?,
+                    integer(end).ok_or_else(bad)?,
                 ])),
                 _ => Err(bad()),
             },
             _ => Err(bad()),
         }
     }
+}
+
+/// The number, if it is an integer.
+fn integer(value: &Json) -> Option<JsonNumber> {
+    value.as_number().filter(|n| n.integer.is_some()).cloned()
 }

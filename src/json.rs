@@ -8,7 +8,7 @@
 pub enum Json {
     Null,
     Bool(bool),
-    Number(f64),
+    Number(JsonNumber),
     Str(JsonStr),
     Array(Vec<Json>),
     Object(Vec<(String, Json)>),
@@ -20,6 +20,91 @@ pub enum Json {
 pub struct JsonStr {
     pub text: String,
     pub lone_surrogate: bool,
+}
+
+/// A JSON number. Everything the core counts is whole (sizes, times, line numbers), so a number
+/// is kept as its integral value, saturated to `i64`, when it has one, and as the text that was
+/// sent, for echoing; no floating point is needed (which keeps the wasm small).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonNumber {
+    pub integer: Option<i64>,
+    pub text: String,
+}
+
+impl JsonNumber {
+    /// The number as JavaScript's `String(n)` writes it: exact for integers below 10^15, which
+    /// covers every count and line number; other values are echoed as sent (from
+    /// `JSON.stringify` that is the same text).
+    pub fn shown(&self) -> String {
+        match self.integer {
+            Some(n) if n.unsigned_abs() < 1_000_000_000_000_000 => n.to_string(),
+            _ => self.text.clone(),
+        }
+    }
+
+    fn from_lexeme(text: &str) -> JsonNumber {
+        JsonNumber {
+            integer: integral_value(text),
+            text: text.to_string(),
+        }
+    }
+}
+
+/// The integral value of a JSON number literal (saturated), or `None` if it has a fraction.
+fn integral_value(text: &str) -> Option<i64> {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (
+            unsigned.get(..at).unwrap_or(""),
+            unsigned.get(at + 1..).unwrap_or(""),
+        ),
+        None => (unsigned, "0"),
+    };
+    let exponent = exponent.strip_prefix('+').unwrap_or(exponent);
+    // Huge exponents only matter as "very large" or "very small": clamp them.
+    let exponent: i64 = exponent
+        .parse::<i64>()
+        .unwrap_or(if exponent.starts_with('-') {
+            -100_000
+        } else {
+            100_000
+        });
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: String = [whole, fraction].concat();
+    let digits = digits.trim_start_matches('0');
+    let scale = exponent - fraction.len() as i64;
+    let kept = if scale >= 0 {
+        digits
+    } else {
+        let cut = digits.len() as i64 + scale;
+        let (kept, dropped) = digits.split_at(cut.max(0) as usize);
+        if dropped.bytes().any(|b| b != b'0') {
+            return None;
+        }
+        kept
+    };
+    let mut value: i64 = 0;
+    let saturated = if negative { i64::MIN } else { i64::MAX };
+    for b in kept.bytes() {
+        let digit = i64::from(b - b'0');
+        value = match value.checked_mul(10).and_then(|v| v.checked_add(digit)) {
+            Some(v) => v,
+            None => return Some(saturated),
+        };
+    }
+    for _ in 0..scale.max(0) {
+        if value == 0 {
+            break;
+        }
+        value = match value.checked_mul(10) {
+            Some(v) => v,
+            None => return Some(saturated),
+        };
+    }
+    Some(if negative { -value } else { value })
 }
 
 /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
@@ -57,9 +142,9 @@ impl Json {
         }
     }
 
-    pub fn as_f64(&self) -> Option<f64> {
+    pub fn as_number(&self) -> Option<&JsonNumber> {
         match self {
-            Json::Number(n) => Some(*n),
+            Json::Number(n) => Some(n),
             _ => None,
         }
     }
@@ -71,9 +156,10 @@ impl Json {
         }
     }
 
-    /// An integral number (`2.0` counts) as f64; `None` for fractions and non-numbers.
-    pub fn as_integer(&self) -> Option<f64> {
-        self.as_f64().filter(|n| n.is_finite() && n.fract() == 0.0)
+    /// An integral number (`2.0` counts), saturated to `i64`; `None` for fractions and
+    /// non-numbers.
+    pub fn as_integer(&self) -> Option<i64> {
+        self.as_number().and_then(|n| n.integer)
     }
 }
 
@@ -202,7 +288,7 @@ impl Parser<'_> {
             }
         }
         let text = std::str::from_utf8(self.bytes.get(start..self.pos)?).ok()?;
-        text.parse::<f64>().ok().map(Json::Number)
+        Some(Json::Number(JsonNumber::from_lexeme(text)))
     }
 
     fn hex4(&mut self) -> Option<u32> {
@@ -305,29 +391,6 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// A number as JavaScript's `String(n)` writes it (`1e+21`, not `1000000000000000000000`).
-pub fn js_number(n: f64) -> String {
-    if n == 0.0 {
-        return "0".to_string();
-    }
-    if n.is_nan() {
-        return "NaN".to_string();
-    }
-    if n.is_infinite() {
-        return if n > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
-    }
-    let abs = n.abs();
-    if (1e-7..1e21).contains(&abs) {
-        format!("{n}")
-    } else {
-        let text = format!("{n:e}");
-        match text.split_once('e') {
-            Some((mantissa, exp)) if !exp.starts_with('-') => format!("{mantissa}e+{exp}"),
-            _ => text,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,17 +400,12 @@ mod tests {
         let v = Json::parse(r#"{"a": [1, 2.5, -3e2, true, false, null], "b": "x\ty"}"#);
         let v = v.unwrap_or(Json::Null);
         assert_eq!(v.get("b").and_then(Json::as_str), Some("x\ty"));
-        assert_eq!(
-            v.get("a"),
-            Some(&Json::Array(vec![
-                Json::Number(1.0),
-                Json::Number(2.5),
-                Json::Number(-300.0),
-                Json::Bool(true),
-                Json::Bool(false),
-                Json::Null
-            ]))
-        );
+        let Some(Json::Array(items)) = v.get("a") else {
+            panic!("no array");
+        };
+        let ints: Vec<Option<i64>> = items.iter().map(Json::as_integer).collect();
+        assert_eq!(ints, [Some(1), None, Some(-300), None, None, None]);
+        assert_eq!(items.get(3), Some(&Json::Bool(true)));
     }
 
     #[test]
@@ -393,18 +451,31 @@ mod tests {
     #[test]
     fn last_duplicate_key_wins_and_null_is_absent() {
         let v = Json::parse(r#"{"a":1,"a":2,"b":null}"#).unwrap_or(Json::Null);
-        assert_eq!(v.get("a"), Some(&Json::Number(2.0)));
+        assert_eq!(v.get("a").and_then(Json::as_integer), Some(2));
         assert!(v.field("b").is_none());
     }
 
     #[test]
-    fn js_numbers() {
-        assert_eq!(js_number(2.0), "2");
-        assert_eq!(js_number(-7.0), "-7");
-        assert_eq!(js_number(1.5), "1.5");
-        assert_eq!(js_number(1e21), "1e+21");
-        assert_eq!(js_number(1.5e300), "1.5e+300");
-        assert_eq!(js_number(2f64.powi(60)), "1152921504606847000");
+    fn integers_from_any_spelling() {
+        let int = |t: &str| integral_value(t);
+        assert_eq!(int("2"), Some(2));
+        assert_eq!(int("2.0"), Some(2));
+        assert_eq!(int("-0"), Some(0));
+        assert_eq!(int("1.5"), None);
+        assert_eq!(int("15e-1"), None);
+        assert_eq!(int("150e-1"), Some(15));
+        assert_eq!(int("1.5e1"), Some(15));
+        assert_eq!(int("1e21"), Some(i64::MAX));
+        assert_eq!(int("-1e300"), Some(i64::MIN));
+        assert_eq!(int("1e-300"), None);
+        assert_eq!(int("0e-5"), Some(0));
+        assert_eq!(int("0.000"), Some(0));
+        assert_eq!(int("9223372036854775808"), Some(i64::MAX));
+        let shown = |t: &str| JsonNumber::from_lexeme(t).shown();
+        assert_eq!(shown("2.0"), "2");
+        assert_eq!(shown("-7"), "-7");
+        assert_eq!(shown("1e+21"), "1e+21");
+        assert_eq!(shown("1.5"), "1.5");
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub struct MemStore {
     pub files: BTreeMap<String, FileRecord>,
     pub contents: HashMap<String, Vec<u8>>,
     /// Milliseconds reported as "now"; advanced by one per command.
-    pub clock: f64,
+    pub clock: i64,
     seed_counter: u64,
 }
 
@@ -21,7 +21,7 @@ impl MemStore {
     pub fn new(config: Config) -> MemStore {
         MemStore {
             config,
-            clock: 1_767_225_600_000.0,
+            clock: 1_767_225_600_000,
             ..MemStore::default()
         }
     }
@@ -33,7 +33,7 @@ impl MemStore {
 
     /// Runs any operation: answers its reads from the maps, then applies its writes.
     pub fn run(&mut self, operation: Operation) -> Outcome {
-        self.clock += 1.0;
+        self.clock += 1;
         self.seed_counter += 1;
         let mut seed = [0u8; 16];
         seed[..8].copy_from_slice(&self.seed_counter.to_le_bytes());

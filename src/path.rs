@@ -6,7 +6,6 @@
 
 use crate::error::{ErrorCode, ToolError};
 use crate::render::group;
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 /// Where the tool mounts the store.
 pub const MOUNT: &str = "/memories";
@@ -137,12 +136,23 @@ pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
 }
 
 /// `s` in Unicode NFC, without copying when it already is.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn nfc(s: &str) -> String {
+    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
     if is_nfc_quick(s.chars()) == IsNormalized::Yes {
         s.to_string()
     } else {
         s.nfc().collect()
     }
+}
+
+/// `s` in Unicode NFC, by the JS engine (a pure call: nothing re-enters the core).
+#[cfg(target_arch = "wasm32")]
+pub fn nfc(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    String::from(js_sys::JsString::from(s).normalize("NFC"))
 }
 
 enum SegmentProblem {

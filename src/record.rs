@@ -11,8 +11,9 @@ pub struct FileRecord {
     pub id: String,
     pub size: u64,
     pub sha256: String,
-    pub created_at: f64,
-    pub updated_at: f64,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    pub updated_at: i64,
 }
 
 impl FileRecord {
@@ -21,10 +22,10 @@ impl FileRecord {
         Some(FileRecord {
             path: json.get("path")?.as_str()?.to_string(),
             id: json.get("id")?.as_str()?.to_string(),
-            size: json.get("size")?.as_f64()? as u64,
+            size: json.get("size")?.as_integer()?.max(0) as u64,
             sha256: json.get("sha256")?.as_str()?.to_string(),
-            created_at: json.get("createdAt")?.as_f64()?,
-            updated_at: json.get("updatedAt")?.as_f64()?,
+            created_at: json.get("createdAt")?.as_integer()?,
+            updated_at: json.get("updatedAt")?.as_integer()?,
         })
     }
 
@@ -39,8 +40,7 @@ impl FileRecord {
         out.push_str(&quote(&self.sha256));
         out.push_str(&format!(
             ",\"createdAt\":{},\"updatedAt\":{}}}",
-            crate::json::js_number(self.created_at),
-            crate::json::js_number(self.updated_at)
+            self.created_at, self.updated_at
         ));
     }
 
@@ -50,7 +50,7 @@ impl FileRecord {
         content: &[u8],
         previous: Option<&FileRecord>,
         ids: &mut IdSource,
-        now: f64,
+        now: i64,
     ) -> FileRecord {
         FileRecord {
             path: path.to_string(),
@@ -110,8 +110,7 @@ impl IdSource {
 }
 
 /// Epoch milliseconds as RFC 3339 UTC with milliseconds: `2026-11-29T21:41:14.000Z`.
-pub fn rfc3339(ms: f64) -> String {
-    let ms = ms as i64;
+pub fn rfc3339(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
     // Howard Hinnant's days-to-civil algorithm.
@@ -157,9 +156,9 @@ mod tests {
 
     #[test]
     fn times() {
-        assert_eq!(rfc3339(0.0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339(1_796_161_274_123.0), "2026-12-01T21:41:14.123Z");
-        assert_eq!(rfc3339(951_782_400_000.0), "2000-02-29T00:00:00.000Z");
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(1_796_161_274_123), "2026-12-01T21:41:14.123Z");
+        assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
     }
 
     #[test]
@@ -169,8 +168,8 @@ mod tests {
             id: "mem_x".into(),
             size: 3,
             sha256: "00".into(),
-            created_at: 1.0,
-            updated_at: 2.0,
+            created_at: 1,
+            updated_at: 2,
         };
         let mut text = String::new();
         r.write_json(&mut text);

@@ -24,7 +24,7 @@ pub fn format_size(bytes: u64) -> String {
     };
     // `Number.prototype.toFixed(1)` rounds the exact value half up; bytes / 1024^k is exact in
     // binary, so integer arithmetic gives the same digits without float ties going astray.
-    let tenths = (bytes as u128 * 20 + scale) / (scale * 2);
+    let tenths = ((bytes as u128 * 20 + scale) / (scale * 2)) as u64;
     format!("{}.{}{unit}", tenths / 10, tenths % 10)
 }
 

@@ -43,7 +43,7 @@ impl Engine {
         }
         let context = Context {
             config: self.config.clone(),
-            now: now_ms,
+            now: now_ms as i64,
             seed,
         };
         Task {

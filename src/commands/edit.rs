@@ -3,7 +3,7 @@
 use super::{check_file_size, fail, put_content};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
-use crate::json::js_number;
+use crate::json::JsonNumber;
 use crate::path::MemoryPath;
 use crate::record::FileRecord;
 use crate::render::numbered_lines;
@@ -51,13 +51,15 @@ pub fn str_replace(
         lines_of_matches.push((at, line));
     }
     let (at, first_line) = match lines_of_matches.as_slice() {
-        [] => return Err(fail(
-            ErrorCode::NoMatch,
-            format!(
+        [] => {
+            return Err(fail(
+                ErrorCode::NoMatch,
+                format!(
                 "No replacement was performed, old_str `{old_str}` did not appear verbatim in {}.",
                 path.raw()
             ),
-        )),
+            ))
+        }
         [only] => *only,
         many => {
             let lines: Vec<String> = many.iter().map(|(_, l)| l.to_string()).collect();
@@ -89,7 +91,7 @@ pub fn str_replace(
 
 pub fn insert(
     path: &MemoryPath,
-    insert_line: f64,
+    insert_line: &JsonNumber,
     insert_text: &str,
     cx: &Context,
     snap: &Snapshot,
@@ -98,17 +100,18 @@ pub fn insert(
     let (record, text) = load_text(path, snap, missing)?;
     let mut lines: Vec<&str> = text.split('\n').collect();
     let n = lines.len();
-    if insert_line < 0.0 || insert_line > n as f64 {
+    let line = insert_line.integer.unwrap_or(-1);
+    if line < 0 || line > n as i64 {
         return Err(fail(
             ErrorCode::InvalidRange,
             format!(
                 "Error: Invalid `insert_line` parameter: {}. It should be within the range of lines of the file: [0, {n}]",
-                js_number(insert_line)
+                insert_line.shown()
             ),
         ));
     }
     let added = insert_text.strip_suffix('\n').unwrap_or(insert_text);
-    lines.insert(insert_line as usize, added);
+    lines.insert(line as usize, added);
     let new_text = lines.join("\n");
     check_file_size(path, new_text.len(), cx)?;
     Ok(Outcome::text(

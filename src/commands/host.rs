@@ -80,8 +80,8 @@ impl ListOptions {
         let prefix_key = parse_store_prefix(&prefix)?;
         let direct_only = match json.field("depth") {
             None => false,
-            Some(d) if d.as_f64() == Some(0.0) => false,
-            Some(d) if d.as_f64() == Some(1.0) => true,
+            Some(d) if d.as_integer() == Some(0) => false,
+            Some(d) if d.as_integer() == Some(1) => true,
             Some(_) => {
                 return Err(invalid(
                     "depth must be 0 (the whole subtree) or 1 (direct children)",

@@ -77,7 +77,7 @@ fn run_tool(command: &ToolCommand, cx: &Context, snap: &Snapshot) -> Result<Outc
         refuse_if_read_only(cx, command.name(), command.subject())?;
     }
     match command {
-        ToolCommand::View { path, view_range } => view::run(path, *view_range, cx, snap),
+        ToolCommand::View { path, view_range } => view::run(path, view_range.as_ref(), cx, snap),
         ToolCommand::Create { path, file_text } => create::run(path, file_text, cx, snap),
         ToolCommand::StrReplace {
             path,
@@ -88,7 +88,7 @@ fn run_tool(command: &ToolCommand, cx: &Context, snap: &Snapshot) -> Result<Outc
             path,
             insert_line,
             insert_text,
-        } => edit::insert(path, *insert_line, insert_text, cx, snap),
+        } => edit::insert(path, insert_line, insert_text, cx, snap),
         ToolCommand::Delete { path } => delete::run(path, snap),
         ToolCommand::Rename { old_path, new_path } => rename::run(old_path, new_path, cx, snap),
     }

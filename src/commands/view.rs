@@ -3,7 +3,7 @@
 use super::fail;
 use crate::engine::{Content, Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
-use crate::json::js_number;
+use crate::json::JsonNumber;
 use crate::listing::render_directory;
 use crate::path::MemoryPath;
 use crate::render::{base64, format_size, numbered_lines};
@@ -13,7 +13,7 @@ const MAX_LINES: usize = 999_999;
 
 pub fn run(
     path: &MemoryPath,
-    view_range: Option<[f64; 2]>,
+    view_range: Option<&[JsonNumber; 2]>,
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
@@ -50,7 +50,7 @@ pub fn run(
 fn view_file(
     path: &MemoryPath,
     bytes: &[u8],
-    view_range: Option<[f64; 2]>,
+    view_range: Option<&[JsonNumber; 2]>,
     cx: &Context,
 ) -> Result<Outcome, Stop> {
     let Ok(text) = std::str::from_utf8(bytes) else {
@@ -98,31 +98,30 @@ fn view_file(
 }
 
 /// Resolves `[start, end]` to 1-based inclusive lines, or the text editor tool's errors.
-fn resolve_range([start, end]: [f64; 2], n: usize) -> Result<(usize, usize), Stop> {
-    let count = n as f64;
-    let first = start.max(1.0);
-    let last = if end == -1.0 {
-        count
-    } else if end < 0.0 {
-        (count + end).max(0.0)
-    } else {
-        end.min(count)
+fn resolve_range([start, end]: &[JsonNumber; 2], n: usize) -> Result<(usize, usize), Stop> {
+    let count = n as i64;
+    let (start_value, end_value) = (start.integer.unwrap_or(1), end.integer.unwrap_or(-1));
+    let first = start_value.max(1);
+    let last = match end_value {
+        -1 => count,
+        e if e < 0 => count.saturating_add(e).max(0),
+        e => e.min(count),
     };
     // A number below 1 is shown with the line it stands for.
-    let mention = |sent: f64, line: f64| {
-        if sent < 1.0 {
-            format!("`{}` (line {})", js_number(sent), js_number(line))
+    let mention = |sent: &JsonNumber, value: i64, line: i64| {
+        if value < 1 {
+            format!("`{}` (line {line})", sent.shown())
         } else {
-            format!("`{}`", js_number(sent))
+            format!("`{}`", sent.shown())
         }
     };
-    let shown = format!("[{}, {}]", js_number(start), js_number(end));
+    let shown = format!("[{}, {}]", start.shown(), end.shown());
     if first > count {
         return Err(fail(
             ErrorCode::InvalidRange,
             format!(
                 "Error: Invalid `view_range`: {shown}. Its first element {} should be within the range of lines of the file: [1, {n}]",
-                mention(start, first)
+                mention(start, start_value, first)
             ),
         ));
     }
@@ -131,8 +130,8 @@ fn resolve_range([start, end]: [f64; 2], n: usize) -> Result<(usize, usize), Sto
             ErrorCode::InvalidRange,
             format!(
                 "Error: Invalid `view_range`: {shown}. Its second element {} should be larger or equal than its first {}",
-                mention(end, last),
-                mention(start, first)
+                mention(end, end_value, last),
+                mention(start, start_value, first)
             ),
         ));
     }
