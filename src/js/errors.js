@@ -1,0 +1,117 @@
+// The one error type of the package, and the one place where storage failures
+// (IndexedDB's DOMExceptions above all) become our stable codes.
+
+/**
+ * An error for the host application (never for the model): a stable `code` and a message.
+ * Codes: the core's (`INVALID_PATH`, `NOT_FOUND`, `READ_ONLY`, `LIMIT_EXCEEDED`, …), plus
+ * `QUOTA_EXCEEDED` and `STORAGE_FAILED` for storage, `INVALID_OPTIONS` for `MemoryTool.open`
+ * and `INVALID_TOOL_USE` for `run`/`runAll`.
+ */
+export class MemoryToolError extends Error {
+  /**
+   * @param {string} code stable error code
+   * @param {string} message what went wrong, for the host's developer
+   * @param {{ cause?: unknown }} [options]
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = "MemoryToolError";
+    /** @type {string} */
+    this.code = code;
+  }
+}
+
+/** The codes the adapter gives to failures of storage itself. */
+const STORAGE_CODES = new Set(["QUOTA_EXCEEDED", "STORAGE_FAILED"]);
+
+/**
+ * Texts the model reads when storage fails (SPEC §4: a failed write is an error result and
+ * loses nothing). They never name a database, a key or anything but what the model sent.
+ */
+const MODEL_TEXTS = {
+  QUOTA_EXCEEDED:
+    "Error: The memory could not be saved: the browser's storage quota is full. Nothing was changed.",
+  STORAGE_FAILED: "Error: The memory store could not be reached. Nothing was changed.",
+};
+
+/**
+ * Whether `error` is a storage failure already given one of our storage codes.
+ * @param {unknown} error
+ * @returns {error is MemoryToolError}
+ */
+export function isStorageError(error) {
+  return error instanceof MemoryToolError && STORAGE_CODES.has(error.code);
+}
+
+/**
+ * Turns anything a storage threw or rejected with into a `MemoryToolError` with code
+ * `QUOTA_EXCEEDED` or `STORAGE_FAILED`. A `MemoryToolError` passes through unchanged.
+ * @param {unknown} error a DOMException from IndexedDB, or whatever a custom storage threw
+ * @returns {MemoryToolError}
+ */
+export function toStorageError(error) {
+  if (error instanceof MemoryToolError) return error;
+  const name = errorName(error);
+  const detail = describe(error);
+  if (isQuotaError(error, name)) {
+    return new MemoryToolError(
+      "QUOTA_EXCEEDED",
+      `The browser's storage quota is full; nothing was changed (${detail}).`,
+      { cause: error },
+    );
+  }
+  if (name === "VersionError") {
+    return new MemoryToolError(
+      "STORAGE_FAILED",
+      "This memory store was upgraded by a newer version of memory-tool-wasm and cannot be " +
+        `opened by this one; update memory-tool-wasm (${detail}).`,
+      { cause: error },
+    );
+  }
+  // InvalidStateError (closed connection), TransactionInactiveError, AbortError,
+  // UnknownError (disk or browser trouble) and anything else a storage may throw.
+  return new MemoryToolError(
+    "STORAGE_FAILED",
+    `The memory store could not be reached; nothing was changed (${detail}).`,
+    { cause: error },
+  );
+}
+
+/**
+ * The text the model reads for a storage failure.
+ * @param {MemoryToolError} error a storage error (see `isStorageError`)
+ * @returns {string}
+ */
+export function modelTextFor(error) {
+  return error.code === "QUOTA_EXCEEDED" ? MODEL_TEXTS.QUOTA_EXCEEDED : MODEL_TEXTS.STORAGE_FAILED;
+}
+
+/**
+ * @param {unknown} error
+ * @param {string} name
+ */
+function isQuotaError(error, name) {
+  return (
+    name === "QuotaExceededError" ||
+    name === "NS_ERROR_DOM_QUOTA_REACHED" || // older Firefox
+    (error instanceof Error && "code" in error && error.code === 22) // legacy DOMException code
+  );
+}
+
+/** @param {unknown} error */
+function errorName(error) {
+  return error instanceof Error || (typeof error === "object" && error !== null && "name" in error)
+    ? String(/** @type {{ name: unknown }} */ (error).name)
+    : "";
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  if (error === null || error === undefined) return "no error given";
+  if (typeof error === "object" && "message" in error) {
+    const name = errorName(error);
+    const message = String(/** @type {{ message: unknown }} */ (error).message);
+    return name && message ? `${name}: ${message}` : name || message || "unknown error";
+  }
+  return String(error);
+}

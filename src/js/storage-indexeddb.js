@@ -1,0 +1,411 @@
+// IndexedDB storage: one database per store, one IndexedDB transaction per command.
+// Nothing but the transaction's own requests happens between its start and its end, so it
+// never auto-commits early, and IndexedDB runs overlapping readwrite transactions one at a
+// time across tabs and workers: commands are atomic and serializable with no lock of ours.
+
+import { MemoryToolError, toStorageError } from "./errors.js";
+
+/** @typedef {import("./index.js").FileRecord} FileRecord */
+/** @typedef {import("./index.js").StorageTx} StorageTx */
+/** @typedef {import("./index.js").StoreHandle} StoreHandle */
+/** @typedef {import("./index.js").TransactionMode} TransactionMode */
+/** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
+
+/** The schema version this code writes; `upgrade` brings any older database up to it. */
+const SCHEMA_VERSION = 1;
+/** File records, keyed by their `path`. */
+const FILES = "files";
+/** File contents (`Uint8Array`), keyed out of line by the memory id. */
+const CONTENTS = "contents";
+const STORES = [FILES, CONTENTS];
+
+/**
+ * Storage in the page's IndexedDB: database `dbPrefix + store` per store, with object stores
+ * `files` (file records by path) and `contents` (bytes by memory id).
+ * @implements {MemoryStorage}
+ */
+export class IndexedDbStorage {
+  #prefix;
+  #factory;
+  #keyRange;
+  #durability;
+
+  /**
+   * @param {import("./index.js").IndexedDbStorageOptions} [options]
+   */
+  constructor(options = {}) {
+    const {
+      dbPrefix = "memory-tool-wasm:",
+      indexedDB = globalThis.indexedDB,
+      IDBKeyRange = globalThis.IDBKeyRange,
+      durability = "default",
+    } = options ?? {};
+    if (typeof dbPrefix !== "string") {
+      throw new MemoryToolError("INVALID_OPTIONS", "`dbPrefix` must be a string.");
+    }
+    if (!indexedDB || typeof indexedDB.open !== "function") {
+      throw new MemoryToolError(
+        "INVALID_OPTIONS",
+        "IndexedDB is not available here; pass an `indexedDB` factory or use in-memory storage.",
+      );
+    }
+    if (typeof IDBKeyRange?.bound !== "function") {
+      throw new MemoryToolError(
+        "INVALID_OPTIONS",
+        "IDBKeyRange is not available here; pass the `IDBKeyRange` of your `indexedDB`.",
+      );
+    }
+    if (durability !== "default" && durability !== "strict" && durability !== "relaxed") {
+      throw new MemoryToolError(
+        "INVALID_OPTIONS",
+        '`durability` must be "default", "strict" or "relaxed".',
+      );
+    }
+    this.#prefix = dbPrefix;
+    this.#factory = indexedDB;
+    this.#keyRange = IDBKeyRange;
+    this.#durability = durability;
+  }
+
+  /**
+   * Opens (or creates, or upgrades) the store's database; resolves when it is ready.
+   * @param {string} store
+   * @returns {Promise<StoreHandle>}
+   */
+  async open(store) {
+    if (typeof store !== "string") {
+      throw new MemoryToolError("STORAGE_FAILED", "The store name must be a string.");
+    }
+    const handle = new IndexedDbStoreHandle(
+      this.#factory,
+      this.#keyRange,
+      this.#prefix + store,
+      this.#durability,
+    );
+    await handle.connect();
+    return handle;
+  }
+}
+
+/** @implements {StoreHandle} */
+class IndexedDbStoreHandle {
+  #factory;
+  #keyRange;
+  #name;
+  #durability;
+  /** The open connection, or null when it was closed under us (reopened lazily). @type {IDBDatabase | null} */
+  #db = null;
+  /** @type {Promise<IDBDatabase> | null} */
+  #opening = null;
+  #closed = false;
+
+  /**
+   * @param {IDBFactory} factory
+   * @param {typeof IDBKeyRange} keyRange the IDBKeyRange class that goes with `factory`
+   * @param {string} name database name
+   * @param {"default" | "strict" | "relaxed"} durability
+   */
+  constructor(factory, keyRange, name, durability) {
+    this.#factory = factory;
+    this.#keyRange = keyRange;
+    this.#name = name;
+    this.#durability = durability;
+  }
+
+  /**
+   * The open connection, opening it first if needed.
+   * @returns {Promise<IDBDatabase>}
+   */
+  connect() {
+    if (this.#closed) return Promise.reject(closedError());
+    if (this.#db) return Promise.resolve(this.#db);
+    this.#opening ??= openDatabase(this.#factory, this.#name).then(
+      (db) => {
+        this.#opening = null;
+        if (this.#closed) {
+          db.close();
+          throw closedError();
+        }
+        // Another tab wants to upgrade or delete the database: step aside at once (it waits
+        // for our open connections), and reopen on the next transaction.
+        db.onversionchange = () => this.#drop(db);
+        // The browser closed the connection (storage cleared, Safari in the background).
+        db.onclose = () => this.#drop(db);
+        this.#db = db;
+        return db;
+      },
+      (error) => {
+        this.#opening = null;
+        throw error;
+      },
+    );
+    return this.#opening;
+  }
+
+  /**
+   * Runs `body` inside one IndexedDB transaction over both object stores; resolves on
+   * `complete`, rejects on abort with a MemoryToolError (or with what `body` or one of its
+   * callbacks threw, after aborting).
+   * @param {TransactionMode} mode
+   * @param {(tx: StorageTx) => void} body
+   * @returns {Promise<void>}
+   */
+  transaction(mode, body) {
+    if (this.#closed) return Promise.reject(closedError());
+    if (mode !== "readonly" && mode !== "readwrite") {
+      return Promise.reject(
+        new MemoryToolError("STORAGE_FAILED", `Unknown transaction mode: ${String(mode)}.`),
+      );
+    }
+    // With an open connection the transaction is created now, so transactions start in the
+    // order they were asked for.
+    const db = this.#db;
+    if (db) {
+      try {
+        return this.#start(db, mode, body);
+      } catch (error) {
+        // Safari may close a connection without telling us; reopen once and retry.
+        if (errorName(error) !== "InvalidStateError") return Promise.reject(toStorageError(error));
+        this.#drop(db);
+      }
+    }
+    return this.connect().then((fresh) => {
+      try {
+        return this.#start(fresh, mode, body);
+      } catch (error) {
+        throw toStorageError(error);
+      }
+    });
+  }
+
+  /** Closes the connection; later transactions reject with STORAGE_FAILED. */
+  close() {
+    this.#closed = true;
+    const db = this.#db;
+    this.#db = null;
+    // Transactions already running finish first (IndexedDB's close pending flag).
+    db?.close();
+  }
+
+  /**
+   * Creates the transaction (throws synchronously if the connection is gone) and runs `body`.
+   * @param {IDBDatabase} db
+   * @param {TransactionMode} mode
+   * @param {(tx: StorageTx) => void} body
+   * @returns {Promise<void>}
+   */
+  #start(db, mode, body) {
+    // Durability: "default" leaves it to the browser. `complete` then means every tab and
+    // every reload sees the change; "strict" also waits for the disk flush, which guards only
+    // against an OS crash or power loss and costs a flush per command.
+    const idbTx = db.transaction(STORES, mode, { durability: this.#durability });
+    return new Promise((resolve, reject) => {
+      /** What body or a callback threw; the transaction rejects with it rather than AbortError. */
+      let thrown = /** @type {{ error: unknown } | null} */ (null);
+      /** @param {unknown} error */
+      const fail = (error) => {
+        thrown ??= { error };
+        try {
+          idbTx.abort();
+        } catch {
+          // Already finishing; the abort or complete event settles the promise.
+        }
+      };
+      idbTx.oncomplete = () => resolve();
+      idbTx.onabort = () => reject(thrown ? thrown.error : toStorageError(idbTx.error));
+      // A failed request aborts the transaction by default; `abort` carries its error.
+      const tx = new IndexedDbTx(idbTx, this.#keyRange, fail);
+      try {
+        body(tx);
+      } catch (error) {
+        fail(error);
+      }
+    });
+  }
+
+  /**
+   * Forgets (and closes) a connection that must not be used any more.
+   * @param {IDBDatabase} db
+   */
+  #drop(db) {
+    try {
+      db.close();
+    } catch {
+      // Already closed.
+    }
+    if (this.#db === db) this.#db = null;
+  }
+}
+
+/**
+ * A transaction's requests. Callbacks run from the requests' success events; if one throws,
+ * the transaction is aborted and rejects with what it threw.
+ * @implements {StorageTx}
+ */
+class IndexedDbTx {
+  #files;
+  #contents;
+  #keyRange;
+  #fail;
+
+  /**
+   * @param {IDBTransaction} idbTx
+   * @param {typeof IDBKeyRange} keyRange
+   * @param {(error: unknown) => void} fail aborts the transaction with `error`
+   */
+  constructor(idbTx, keyRange, fail) {
+    this.#keyRange = keyRange;
+    this.#files = idbTx.objectStore(FILES);
+    this.#contents = idbTx.objectStore(CONTENTS);
+    this.#fail = fail;
+  }
+
+  /** @param {string} path @param {(record: FileRecord | null) => void} cb */
+  getFile(path, cb) {
+    this.#request(() => this.#files.get(path), (result) => cb(result ?? null));
+  }
+
+  /** @param {string} path @param {(records: FileRecord[]) => void} cb */
+  getSubtree(path, cb) {
+    this.#request(() => this.#files.getAll(this.#subtree(path)), cb);
+  }
+
+  /** @param {string} path @param {(yes: boolean) => void} cb */
+  hasChildren(path, cb) {
+    this.#request(() => this.#files.getKey(this.#subtree(path)), (key) => cb(key !== undefined));
+  }
+
+  /** @param {(n: number) => void} cb */
+  countFiles(cb) {
+    this.#request(() => this.#files.count(), cb);
+  }
+
+  /** @param {string} id @param {(bytes: Uint8Array | undefined) => void} cb */
+  getContent(id, cb) {
+    this.#request(
+      () => this.#contents.get(id),
+      (value) => cb(value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined),
+    );
+  }
+
+  /** @param {FileRecord} record */
+  putFile(record) {
+    this.#write(() => this.#files.put(record));
+  }
+
+  /** @param {string} path */
+  deleteFile(path) {
+    this.#write(() => this.#files.delete(path));
+  }
+
+  /** @param {string} id @param {Uint8Array} bytes */
+  putContent(id, bytes) {
+    this.#write(() => this.#contents.put(bytes, id));
+  }
+
+  /** @param {string} id */
+  deleteContent(id) {
+    this.#write(() => this.#contents.delete(id));
+  }
+
+  /**
+   * Every key below `path`: `[path + "/", path + "0")`, as "0" follows "/".
+   * @param {string} path
+   */
+  #subtree(path) {
+    return this.#keyRange.bound(path + "/", path + "0", false, true);
+  }
+
+  /**
+   * Issues a read; its callback gets the result. Errors thrown by IndexedDB itself become
+   * storage errors.
+   * @template T
+   * @param {() => IDBRequest<T>} issue
+   * @param {(result: T) => void} cb
+   */
+  #request(issue, cb) {
+    const request = this.#write(issue);
+    request.onsuccess = () => {
+      try {
+        cb(request.result);
+      } catch (error) {
+        this.#fail(error);
+      }
+    };
+  }
+
+  /**
+   * @template T
+   * @param {() => IDBRequest<T>} issue
+   * @returns {IDBRequest<T>}
+   */
+  #write(issue) {
+    try {
+      return issue();
+    } catch (error) {
+      // DataError, ReadOnlyError, TransactionInactiveError, DataCloneError, …
+      throw toStorageError(error);
+    }
+  }
+}
+
+/**
+ * Opens the database at SCHEMA_VERSION, creating or upgrading it.
+ * @param {IDBFactory} factory
+ * @param {string} name
+ * @returns {Promise<IDBDatabase>}
+ */
+function openDatabase(factory, name) {
+  return new Promise((resolve, reject) => {
+    /** @type {IDBOpenDBRequest} */
+    let request;
+    try {
+      request = factory.open(name, SCHEMA_VERSION);
+    } catch (error) {
+      reject(toStorageError(error));
+      return;
+    }
+    let givenUp = false;
+    request.onupgradeneeded = (event) => upgrade(request.result, event.oldVersion);
+    request.onsuccess = () => {
+      // Opened after all, once the blocking connection went away: no one waits for it now.
+      if (givenUp) request.result.close();
+      else resolve(request.result);
+    };
+    request.onerror = () => reject(toStorageError(request.error));
+    // `blocked` means a connection elsewhere (a tab running an older version that ignores
+    // `versionchange`) did not close for our upgrade. It may never close: rather than hang,
+    // say what to do; the next transaction tries again.
+    request.onblocked = () => {
+      givenUp = true;
+      reject(
+        new MemoryToolError(
+          "STORAGE_FAILED",
+          "The memory store cannot be opened while another tab keeps an older version of it " +
+            "open; close the other tabs of this site and try again.",
+        ),
+      );
+    };
+  });
+}
+
+/**
+ * Brings the schema from `oldVersion` up to SCHEMA_VERSION, one version at a time.
+ * @param {IDBDatabase} db
+ * @param {number} oldVersion 0 for a new database
+ */
+function upgrade(db, oldVersion) {
+  if (oldVersion < 1) {
+    db.createObjectStore(FILES, { keyPath: "path" });
+    db.createObjectStore(CONTENTS);
+  }
+}
+
+function closedError() {
+  return new MemoryToolError("STORAGE_FAILED", "The memory store has been closed.");
+}
+
+/** @param {unknown} error */
+function errorName(error) {
+  return typeof error === "object" && error !== null && "name" in error ? error.name : undefined;
+}

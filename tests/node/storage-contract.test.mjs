@@ -1,0 +1,264 @@
+// The storage interface of docs/ARCHITECTURE.md, checked the same way against both shipped
+// storages: InMemoryStorage, and IndexedDbStorage over fake-indexeddb.
+
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { InMemoryStorage } from "../../src/js/storage-memory.js";
+import { IndexedDbStorage } from "../../src/js/storage-indexeddb.js";
+import { MemoryToolError } from "../../src/js/errors.js";
+
+const storages = {
+  InMemoryStorage: () => new InMemoryStorage(),
+  IndexedDbStorage: () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }),
+};
+
+/** @param {string} path @param {Partial<import("../../src/js/index.js").FileRecord>} [extra] */
+function record(path, extra = {}) {
+  return { path, id: `mem_${path}`, size: 1, sha256: "00", createdAt: 1, updatedAt: 2, ...extra };
+}
+
+/** Runs one transaction; resolves to the value `body` hands to `done` (reads may be async). */
+function run(handle, mode, body) {
+  let value;
+  return handle.transaction(mode, (tx) => body(tx, (v) => (value = v))).then(() => value);
+}
+
+const getFile = (h, path) => run(h, "readonly", (tx, done) => tx.getFile(path, done));
+const subtree = (h, path) =>
+  run(h, "readonly", (tx, done) => tx.getSubtree(path, (records) => done(records.map((r) => r.path))));
+const hasChildren = (h, path) => run(h, "readonly", (tx, done) => tx.hasChildren(path, done));
+const count = (h) => run(h, "readonly", (tx, done) => tx.countFiles(done));
+const getContent = (h, id) => run(h, "readonly", (tx, done) => tx.getContent(id, done));
+const putFiles = (h, paths) =>
+  run(h, "readwrite", (tx) => paths.forEach((p) => tx.putFile(record(p))));
+
+// Keys around "/memories/a": in JS (and IndexedDB) order by UTF-16 code units.
+const AROUND_A = [
+  "/memories/a",
+  "/memories/a-b", // '-' (0x2D) sorts before '/' (0x2F): a sibling, not below a
+  "/memories/a.b", // '.' (0x2E) likewise
+  "/memories/a/x.md",
+  "/memories/a/y/z.md",
+  "/memories/a/\uffff.md",
+  "/memories/a/\u{1F600}.md", // surrogates (0xD83D) sort before U+FFFF
+  "/memories/a/B.md",
+  "/memories/a0", // '0' (0x30) is the range's open end
+  "/memories/a0/q.md",
+  "/memories/ab/c.md",
+  "/memories/b.md",
+];
+
+for (const [name, makeStorage] of Object.entries(storages)) {
+  describe(`${name} (StorageTx contract)`, () => {
+    test("a missing file reads null; a stored record reads back equal", async () => {
+      const h = await makeStorage().open("s");
+      assert.equal(await getFile(h, "/memories/x.md"), null);
+      const r = record("/memories/x.md", { size: 12, sha256: "ab".repeat(32) });
+      await run(h, "readwrite", (tx) => tx.putFile(r));
+      assert.deepEqual(await getFile(h, "/memories/x.md"), r);
+      h.close();
+    });
+
+    test("subtree is [P + '/', P + '0') in UTF-16 key order, siblings excluded", async () => {
+      const h = await makeStorage().open("s");
+      await putFiles(h, [...AROUND_A].reverse());
+      assert.deepEqual(await subtree(h, "/memories/a"), [
+        "/memories/a/B.md",
+        "/memories/a/x.md",
+        "/memories/a/y/z.md",
+        "/memories/a/\u{1F600}.md",
+        "/memories/a/\uffff.md",
+      ]);
+      assert.deepEqual(await subtree(h, "/memories/a-b"), []);
+      assert.deepEqual(await subtree(h, "/memories/a0"), ["/memories/a0/q.md"]);
+      assert.deepEqual(await subtree(h, "/memories"), [...AROUND_A].sort());
+      assert.deepEqual(await subtree(h, "/nothing"), []);
+      h.close();
+    });
+
+    test("hasChildren answers for the same range", async () => {
+      const h = await makeStorage().open("s");
+      await putFiles(h, AROUND_A);
+      assert.equal(await hasChildren(h, "/memories/a"), true);
+      assert.equal(await hasChildren(h, "/memories/a/y"), true);
+      assert.equal(await hasChildren(h, "/memories/a-b"), false);
+      assert.equal(await hasChildren(h, "/memories/a/x.md"), false);
+      assert.equal(await hasChildren(h, "/memories/b"), false);
+      assert.equal(await hasChildren(h, "/memories"), true);
+      h.close();
+    });
+
+    test("countFiles counts file records", async () => {
+      const h = await makeStorage().open("s");
+      assert.equal(await count(h), 0);
+      await putFiles(h, AROUND_A);
+      assert.equal(await count(h), AROUND_A.length);
+      await run(h, "readwrite", (tx) => tx.deleteFile("/memories/b.md"));
+      assert.equal(await count(h), AROUND_A.length - 1);
+      h.close();
+    });
+
+    test("contents: put, get, missing is undefined, delete", async () => {
+      const h = await makeStorage().open("s");
+      assert.equal(await getContent(h, "mem_1"), undefined);
+      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+      await run(h, "readwrite", (tx) => tx.putContent("mem_1", bytes));
+      bytes[0] = 0; // the stored copy does not change with the caller's array
+      const back = await getContent(h, "mem_1");
+      assert.ok(back instanceof Uint8Array);
+      assert.deepEqual([...back], [0x89, 0x50, 0x4e, 0x47, 0, 255]);
+      await run(h, "readwrite", (tx) => tx.deleteContent("mem_1"));
+      assert.equal(await getContent(h, "mem_1"), undefined);
+      h.close();
+    });
+
+    test("writes of a committed transaction are all visible afterwards", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => {
+        tx.putFile(record("/memories/a.md"));
+        tx.putContent("mem_a", new Uint8Array([1]));
+        tx.putFile(record("/memories/b.md"));
+        tx.deleteFile("/memories/b.md");
+      });
+      assert.deepEqual(await subtree(h, "/memories"), ["/memories/a.md"]);
+      assert.deepEqual([...(await getContent(h, "mem_a"))], [1]);
+      h.close();
+    });
+
+    test("reads inside a transaction see its own earlier writes", async () => {
+      const h = await makeStorage().open("s");
+      const seen = await run(h, "readwrite", (tx, done) => {
+        tx.putFile(record("/memories/a/1.md"));
+        tx.getSubtree("/memories/a", (records) => done(records.map((r) => r.path)));
+      });
+      assert.deepEqual(seen, ["/memories/a/1.md"]);
+      h.close();
+    });
+
+    test("a body that throws after writing loses nothing and rejects with its error", async () => {
+      const h = await makeStorage().open("s");
+      await putFiles(h, ["/memories/keep.md"]);
+      await run(h, "readwrite", (tx) => tx.putContent("mem_keep", new Uint8Array([7])));
+      const boom = new Error("boom");
+      await assert.rejects(
+        h.transaction("readwrite", (tx) => {
+          tx.deleteFile("/memories/keep.md");
+          tx.deleteContent("mem_keep");
+          tx.putFile(record("/memories/new.md"));
+          throw boom;
+        }),
+        (error) => error === boom,
+      );
+      assert.deepEqual(await subtree(h, "/memories"), ["/memories/keep.md"]);
+      assert.deepEqual([...(await getContent(h, "mem_keep"))], [7]);
+      h.close();
+    });
+
+    test("a read callback that throws after writing aborts the transaction", async () => {
+      const h = await makeStorage().open("s");
+      await putFiles(h, ["/memories/keep.md"]);
+      const boom = new Error("late boom");
+      await assert.rejects(
+        h.transaction("readwrite", (tx) => {
+          tx.getFile("/memories/keep.md", () => {
+            tx.deleteFile("/memories/keep.md");
+            tx.putFile(record("/memories/new.md"));
+            tx.countFiles(() => {
+              throw boom;
+            });
+          });
+        }),
+        (error) => error === boom,
+      );
+      assert.deepEqual(await subtree(h, "/memories"), ["/memories/keep.md"]);
+      h.close();
+    });
+
+    test("writing in a readonly transaction fails with STORAGE_FAILED and changes nothing", async () => {
+      const h = await makeStorage().open("s");
+      await assert.rejects(
+        h.transaction("readonly", (tx) => tx.putFile(record("/memories/x.md"))),
+        (error) => error instanceof MemoryToolError && error.code === "STORAGE_FAILED",
+      );
+      assert.equal(await count(h), 0);
+      h.close();
+    });
+
+    test("a transaction cannot be used after it finished", async () => {
+      const h = await makeStorage().open("s");
+      let kept;
+      await h.transaction("readwrite", (tx) => {
+        kept = tx;
+      });
+      assert.throws(
+        () => kept.putFile(record("/memories/late.md")),
+        (error) => error instanceof MemoryToolError && error.code === "STORAGE_FAILED",
+      );
+      assert.equal(await count(h), 0);
+      h.close();
+    });
+
+    test("concurrent read-modify-write transactions serialize: no update is lost", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => tx.putFile(record("/memories/counter", { size: 0 })));
+      const N = 25;
+      const all = [];
+      for (let i = 0; i < N; i++) {
+        all.push(
+          h.transaction("readwrite", (tx) => {
+            tx.getFile("/memories/counter", (r) => {
+              // A second read round before writing, as a multi-round command does.
+              tx.countFiles(() => tx.putFile({ ...r, size: r.size + 1 }));
+            });
+          }),
+        );
+      }
+      await Promise.all(all);
+      assert.equal((await getFile(h, "/memories/counter")).size, N);
+      h.close();
+    });
+
+    test("transactions asked for in order run in that order", async () => {
+      const h = await makeStorage().open("s");
+      const order = [];
+      const a = h.transaction("readwrite", (tx) => tx.getFile("/x", () => order.push("a")));
+      const b = h.transaction("readonly", (tx) => tx.getFile("/x", () => order.push("b")));
+      const c = h.transaction("readwrite", (tx) => tx.getFile("/x", () => order.push("c")));
+      await Promise.all([a, b, c]);
+      assert.deepEqual(order, ["a", "b", "c"]);
+      h.close();
+    });
+
+    test("handles from one storage share a store's data; other stores are apart", async () => {
+      const storage = makeStorage();
+      const one = await storage.open("shared");
+      const two = await storage.open("shared");
+      const other = await storage.open("other");
+      await putFiles(one, ["/memories/a.md"]);
+      assert.deepEqual(await subtree(two, "/memories"), ["/memories/a.md"]);
+      assert.deepEqual(await subtree(other, "/memories"), []);
+      one.close();
+      two.close();
+      other.close();
+    });
+
+    test("a closed handle refuses transactions with STORAGE_FAILED", async () => {
+      const h = await makeStorage().open("s");
+      h.close();
+      await assert.rejects(
+        h.transaction("readonly", () => {}),
+        (error) => error instanceof MemoryToolError && error.code === "STORAGE_FAILED",
+      );
+    });
+
+    test("an unknown mode is refused", async () => {
+      const h = await makeStorage().open("s");
+      await assert.rejects(
+        h.transaction("versionchange", () => {}),
+        (error) => error instanceof MemoryToolError && error.code === "STORAGE_FAILED",
+      );
+      h.close();
+    });
+  });
+}

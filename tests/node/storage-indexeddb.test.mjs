@@ -1,0 +1,217 @@
+// IndexedDbStorage's own duties over fake-indexeddb: schema, versionchange, lost connections,
+// blocked upgrades, newer databases.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { IDBFactory, IDBKeyRange, forceCloseDatabase } from "fake-indexeddb";
+import { IndexedDbStorage } from "../../src/js/storage-indexeddb.js";
+import { MemoryToolError } from "../../src/js/errors.js";
+
+const isCode = (code) => (error) => error instanceof MemoryToolError && error.code === code;
+
+/** A fake factory that also remembers every connection it opened. */
+function recordingFactory() {
+  const factory = new IDBFactory();
+  const connections = [];
+  return {
+    connections,
+    factory: {
+      open(name, version) {
+        const request = factory.open(name, version);
+        request.addEventListener("success", () => connections.push(request.result));
+        return request;
+      },
+      deleteDatabase: (name) => factory.deleteDatabase(name),
+      databases: () => factory.databases(),
+      cmp: (a, b) => factory.cmp(a, b),
+    },
+    raw: factory,
+  };
+}
+
+/** @param {IDBFactory} factory @param {string} name @param {number} [version] */
+function openRaw(factory, name, version) {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, version);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+    request.onupgradeneeded = (event) => {
+      if (event.oldVersion === 0 && version > 1) request.result.createObjectStore("files", { keyPath: "path" });
+    };
+  });
+}
+
+const put = (h, path) =>
+  h.transaction("readwrite", (tx) =>
+    tx.putFile({ path, id: "mem_1", size: 0, sha256: "", createdAt: 0, updatedAt: 0 }),
+  );
+const count = async (h) => {
+  let n;
+  await h.transaction("readonly", (tx) => tx.countFiles((c) => (n = c)));
+  return n;
+};
+
+test("one database per store, named dbPrefix + store, schema version 1", async () => {
+  const factory = new IDBFactory();
+  const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange, dbPrefix: "app:" });
+  const h = await storage.open("user-42");
+  await put(h, "/memories/a.md");
+  const dbs = await factory.databases();
+  assert.deepEqual(dbs, [{ name: "app:user-42", version: 1 }]);
+  h.close();
+  const db = await openRaw(factory, "app:user-42");
+  assert.deepEqual([...db.objectStoreNames].sort(), ["contents", "files"]);
+  const tx = db.transaction(["files", "contents"]);
+  assert.equal(tx.objectStore("files").keyPath, "path");
+  assert.equal(tx.objectStore("contents").keyPath, null);
+  db.close();
+});
+
+test("the default prefix is memory-tool-wasm:", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("memories");
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 1 }]);
+  h.close();
+});
+
+test("data survives closing and reopening the store", async () => {
+  const factory = new IDBFactory();
+  const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange });
+  const one = await storage.open("s");
+  await put(one, "/memories/a.md");
+  one.close();
+  const two = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
+  assert.equal(await count(two), 1);
+  two.close();
+});
+
+test("versionchange: the connection steps aside so another tab can upgrade", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
+  await put(h, "/memories/a.md");
+  // A newer version elsewhere upgrades to 2: it is not blocked by us.
+  const newer = await openRaw(factory, "memory-tool-wasm:s", 2);
+  assert.equal(newer.version, 2);
+  newer.close();
+  // Our next transaction reopens at version 1, which is now too old.
+  await assert.rejects(put(h, "/memories/b.md"), (error) => {
+    assert.ok(isCode("STORAGE_FAILED")(error));
+    assert.match(error.message, /newer version of memory-tool-wasm/);
+    return true;
+  });
+  h.close();
+});
+
+test("versionchange from a deletion: the next transaction reopens a fresh database", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
+  await put(h, "/memories/a.md");
+  await new Promise((resolve, reject) => {
+    const request = factory.deleteDatabase("memory-tool-wasm:s");
+    request.onsuccess = resolve;
+    request.onerror = reject;
+    request.onblocked = () => reject(new Error("blocked by our own connection"));
+  });
+  assert.equal(await count(h), 0);
+  await put(h, "/memories/b.md");
+  assert.equal(await count(h), 1);
+  h.close();
+});
+
+test("a connection the browser closed (close event) is reopened on the next transaction", async () => {
+  const { factory, connections } = recordingFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
+  await put(h, "/memories/a.md");
+  forceCloseDatabase(connections[0]);
+  assert.equal(await count(h), 1);
+  assert.equal(connections.length, 2);
+  h.close();
+});
+
+test("a connection closed silently (Safari) is reopened once when transaction() throws", async () => {
+  const { factory, connections } = recordingFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
+  await put(h, "/memories/a.md");
+  connections[0].close(); // no close event: db.transaction() will throw InvalidStateError
+  assert.throws(() => connections[0].transaction(["files"]), { name: "InvalidStateError" });
+  await put(h, "/memories/b.md");
+  assert.equal(await count(h), 2);
+  assert.equal(connections.length, 2);
+  h.close();
+});
+
+test("a database of a newer schema refuses to open, with a clear message", async () => {
+  const factory = new IDBFactory();
+  (await openRaw(factory, "memory-tool-wasm:s", 5)).close();
+  await assert.rejects(new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s"), (error) => {
+    assert.ok(isCode("STORAGE_FAILED")(error));
+    assert.match(error.message, /upgraded by a newer version of memory-tool-wasm/);
+    assert.equal(error.cause?.name, "VersionError");
+    return true;
+  });
+});
+
+test("a blocked open rejects with a clear message; a late success is closed", async () => {
+  /** An open request that reports `blocked` and succeeds later. */
+  let request;
+  let closed = false;
+  const factory = {
+    open() {
+      request = {};
+      return request;
+    },
+  };
+  const opening = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
+  request.onblocked();
+  await assert.rejects(opening, (error) => {
+    assert.ok(isCode("STORAGE_FAILED")(error));
+    assert.match(error.message, /another tab keeps an older version/);
+    return true;
+  });
+  request.result = { close: () => (closed = true) };
+  request.onsuccess();
+  assert.equal(closed, true);
+});
+
+test("a write IndexedDB refuses aborts the transaction; nothing of it is kept", async () => {
+  const h = await new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }).open("s");
+  await put(h, "/memories/keep.md");
+  await assert.rejects(
+    h.transaction("readwrite", (tx) => {
+      tx.deleteFile("/memories/keep.md");
+      tx.putFile({ path: () => {} }); // not a valid key: DataError
+    }),
+    isCode("STORAGE_FAILED"),
+  );
+  assert.equal(await count(h), 1);
+  h.close();
+});
+
+test("constructor options are checked", () => {
+  assert.throws(() => new IndexedDbStorage({ indexedDB: {}, IDBKeyRange }), isCode("INVALID_OPTIONS"));
+  assert.throws(
+    () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange: {} }),
+    isCode("INVALID_OPTIONS"),
+  );
+  assert.throws(
+    () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange, durability: "fast" }),
+    isCode("INVALID_OPTIONS"),
+  );
+  assert.throws(
+    () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange, dbPrefix: 3 }),
+    isCode("INVALID_OPTIONS"),
+  );
+  // Node has no indexedDB of its own (unless fake-indexeddb/auto was imported).
+  if (globalThis.indexedDB === undefined) {
+    assert.throws(() => new IndexedDbStorage(), isCode("INVALID_OPTIONS"));
+  }
+});
+
+test("durability options are accepted", async () => {
+  for (const durability of ["default", "strict", "relaxed"]) {
+    const h = await new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange, durability }).open("s");
+    await put(h, "/memories/a.md");
+    assert.equal(await count(h), 1);
+    h.close();
+  }
+});
