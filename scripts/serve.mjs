@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// A zero-dependency static file server for the demo (www/), serving the repository root so the
+// page can import /src/js/index.js and /pkg/memory_tool_wasm.js exactly as a user's app would.
+//
+//   node scripts/serve.mjs [--port N]        ($PORT, else 8080; 0 picks any free port)
+//
+// It binds 127.0.0.1 only, answers GET and HEAD, refuses paths outside the root and dot-files
+// (.git, .ci, …), redirects / to /www/, and prints one line with the URL once it is listening.
+
+import { createServer } from "node:http";
+import { createReadStream } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The repository root: the parent of this script's folder. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Content types by file extension; anything else is served as application/octet-stream. */
+export const MIME_TYPES = Object.freeze({
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+  ".md": "text/plain; charset=utf-8",
+  ".ts": "text/plain; charset=utf-8",
+});
+
+/**
+ * Starts the server and resolves once it is listening.
+ * @param {{ port?: number, root?: string, host?: string }} [options]
+ *   `port` 0 (or omitted) picks a free port; `root` defaults to the repository root.
+ * @returns {Promise<{ server: import("node:http").Server, port: number, url: string, close: () => Promise<void> }>}
+ *   `url` is the demo page's address.
+ */
+export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.1" } = {}) {
+  const realRoot = await realpath(path.resolve(root));
+  const server = createServer((req, res) => {
+    handle(realRoot, req, res).catch((err) => {
+      if (!res.headersSent) send(res, 500, `Internal error: ${err && err.message}`);
+      else res.destroy();
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(undefined);
+    });
+  });
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  return {
+    server,
+    port: actualPort,
+    url: `http://localhost:${actualPort}/www/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Answers one request from files under `root`.
+ * @param {string} root  real path of the served folder
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ */
+async function handle(root, req, res) {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.setHeader("Allow", "GET, HEAD");
+    return send(res, 405, "Method not allowed");
+  }
+  const url = new URL(req.url ?? "/", "http://localhost");
+  if (url.pathname === "/") return redirect(res, "/www/");
+
+  let pathname;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return send(res, 400, "Bad request: malformed URL encoding");
+  }
+  const segments = pathname.split("/").slice(1);
+  // Refuse anything that could leave the root or reach hidden files, before touching the disk.
+  if (segments.some((s) => s === ".." || s.startsWith(".") || s.includes("\\") || s.includes("\0"))) {
+    return send(res, 404, "Not found");
+  }
+  const candidate = path.resolve(root, ...segments.filter(Boolean));
+  if (!isInside(root, candidate)) return send(res, 404, "Not found");
+
+  let file = candidate;
+  let info;
+  try {
+    // Follow symlinks, then check again that the target is still inside the root.
+    file = await realpath(candidate);
+    if (!isInside(root, file)) return send(res, 404, "Not found");
+    info = await stat(file);
+  } catch {
+    return send(res, 404, "Not found");
+  }
+  if (info.isDirectory()) {
+    if (!pathname.endsWith("/")) return redirect(res, `${url.pathname}/${url.search}`);
+    try {
+      file = path.join(file, "index.html");
+      info = await stat(file);
+    } catch {
+      return send(res, 404, "Not found");
+    }
+    if (!info.isFile()) return send(res, 404, "Not found");
+  } else if (!info.isFile()) {
+    return send(res, 404, "Not found");
+  }
+
+  const type = MIME_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+  res.writeHead(200, {
+    "Content-Type": type,
+    "Content-Length": info.size,
+    // A development server: always revalidate so edits and rebuilds show up on reload.
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+  });
+  if (req.method === "HEAD") return void res.end();
+  await new Promise((resolve, reject) => {
+    const stream = createReadStream(file);
+    stream.on("error", reject);
+    res.on("close", () => {
+      stream.destroy();
+      resolve(undefined);
+    });
+    stream.pipe(res);
+  });
+}
+
+/** @param {string} root @param {string} candidate */
+function isInside(root, candidate) {
+  const rel = path.relative(root, candidate);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** @param {import("node:http").ServerResponse} res @param {number} status @param {string} text */
+function send(res, status, text) {
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" });
+  res.end(`${text}\n`);
+}
+
+/** @param {import("node:http").ServerResponse} res @param {string} location */
+function redirect(res, location) {
+  res.writeHead(302, { Location: location, "Content-Type": "text/plain; charset=utf-8" });
+  res.end(`See ${location}\n`);
+}
+
+/**
+ * The port from `--port N` / `--port=N`, else $PORT, else 8080.
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {number}
+ */
+export function portFromArgs(argv, env) {
+  let raw = env.PORT && env.PORT.trim() !== "" ? env.PORT.trim() : "8080";
+  let source = env.PORT && env.PORT.trim() !== "" ? "$PORT" : "default";
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--port") {
+      if (i + 1 >= argv.length) throw new Error("--port needs a number");
+      raw = argv[++i];
+      source = "--port";
+    } else if (arg.startsWith("--port=")) {
+      raw = arg.slice("--port=".length);
+      source = "--port";
+    } else {
+      throw new Error(`unknown argument ${arg} (usage: node scripts/serve.mjs [--port N])`);
+    }
+  }
+  const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(port) || port > 65535) {
+    throw new Error(`${source} must be a port number from 0 to 65535, got: ${raw}`);
+  }
+  return port;
+}
+
+async function main() {
+  let port;
+  try {
+    port = portFromArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    console.error(`serve: ${/** @type {Error} */ (err).message}`);
+    process.exit(2);
+  }
+  let running;
+  try {
+    running = await startServer({ port });
+  } catch (err) {
+    const e = /** @type {NodeJS.ErrnoException} */ (err);
+    if (e.code === "EADDRINUSE") {
+      console.error(`serve: port ${port} is already in use; set PORT or pass --port N (0 picks a free port)`);
+    } else {
+      console.error(`serve: could not listen on 127.0.0.1:${port}: ${e.message}`);
+    }
+    process.exit(1);
+  }
+  console.log(`memory-tool-wasm demo: ${running.url}`);
+  const stop = () => {
+    running.close().then(() => process.exit(0));
+    // Do not hang on a stuck connection.
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined &&
+  import.meta.url === pathToFileURL(await realpath(process.argv[1]).catch(() => process.argv[1])).href;
+if (invokedDirectly) await main();

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Runs every test: sets up what is missing, then lint, native tests, build, browser tests of the
+# bindings, typecheck, Node tests over the built package and end-to-end tests. A failing step
+# does not stop the later ones; the script fails if any step failed and ends with a summary.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+total=0
+last_status=0
+passed=()
+failed=()
+skipped=()
+
+# step NAME COMMAND — runs COMMAND in its own `bash -euo pipefail` (so `set -e` holds inside it
+# even though the step's status is tested here), timed, under a header line.
+step() {
+  local name=$1 cmd=$2 start=$SECONDS status=0
+  total=$((total + 1))
+  printf '\n==> [%d] %s: %s\n' "$total" "$name" "$cmd"
+  bash -euo pipefail -c "$cmd" || status=$?
+  last_status=$status
+  if [ "$status" -eq 0 ]; then
+    passed+=("$name")
+    printf '==> [%d] %s: passed (%ds)\n' "$total" "$name" $((SECONDS - start))
+  else
+    failed+=("$name")
+    printf '==> [%d] %s: FAILED with status %d (%ds)\n' "$total" "$name" "$status" $((SECONDS - start))
+  fi
+}
+
+# skip NAME WHY — a step that has nothing to run yet; said loudly, listed in the summary.
+skip() {
+  total=$((total + 1))
+  skipped+=("$1")
+  printf '\n==> [%d] %s: SKIPPED — %s\n' "$total" "$1" "$2"
+  printf '!!!!!!!! %s tests did NOT run: %s !!!!!!!!\n' "$1" "$2"
+}
+
+# not_run NAME WHY — a step that cannot mean anything because an earlier one failed.
+not_run() {
+  total=$((total + 1))
+  failed+=("$1 (not run)")
+  printf '\n==> [%d] %s: NOT RUN — %s\n' "$total" "$1" "$2"
+}
+
+# Files node's test runner picks up from a directory (Node 20 defaults).
+node_test_files() {
+  [ -d "$1" ] || return 0
+  find "$1" -type f \( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \
+    -o -name '*-test.js' -o -name '*-test.mjs' -o -name '*-test.cjs' \
+    -o -name '*_test.js' -o -name '*_test.mjs' -o -name '*_test.cjs' \
+    -o -name 'test-*.js' -o -name 'test-*.mjs' -o -name 'test-*.cjs' \
+    -o -name 'test.js' -o -name 'test.mjs' -o -name 'test.cjs' \) -not -path '*/node_modules/*'
+}
+
+step setup "bash scripts/setup.sh"
+
+step fmt "cargo fmt --check"
+
+# Twice: natively, and for wasm32, where the bindings and the browser tests live (they are
+# compiled out of the native build).
+step clippy "cargo clippy --all-targets -- -D warnings && cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings"
+
+step native "cargo test"
+
+step build "SKIP_SETUP=1 bash scripts/build.sh"
+build_ok=$((last_status == 0))
+
+if grep -rlq --include='*.rs' 'wasm_bindgen_test' src tests 2>/dev/null; then
+  step browser "wasm-pack test --headless --chrome"
+else
+  skip browser "no wasm_bindgen_test in src/ or tests/*.rs"
+fi
+
+if [ -n "$(find src/js -type f \( -name '*.js' -o -name '*.ts' \) 2>/dev/null)" ]; then
+  # The JS imports pkg/, so its types come from the build.
+  if [ "$build_ok" -eq 1 ]; then
+    step typecheck "tsc -p tsconfig.json"
+  else
+    not_run typecheck "build failed"
+  fi
+else
+  skip typecheck "no .js or .ts files in src/js"
+fi
+
+if [ -n "$(node_test_files tests/node)" ]; then
+  if [ "$build_ok" -eq 1 ]; then
+    step node "node --test --test-reporter=spec tests/node/"
+  else
+    not_run node "build failed (pkg/ would be stale)"
+  fi
+else
+  skip node "no test files in tests/node"
+fi
+
+if [ -n "$(node_test_files tests/e2e)" ]; then
+  if [ "$build_ok" -eq 1 ]; then
+    step e2e "node --test --test-reporter=spec --test-concurrency=1 tests/e2e/"
+  else
+    not_run e2e "build failed (pkg/ would be stale)"
+  fi
+else
+  skip e2e "no test files in tests/e2e"
+fi
+
+echo
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo "test.sh: SKIPPED ${#skipped[@]} step(s) with nothing to run: ${skipped[*]}"
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  list=$(printf '%s, ' "${failed[@]}")
+  echo "test.sh: ${#passed[@]} of $total steps passed; FAILED: ${list%, }"
+  exit 1
+fi
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo "test.sh: all ${#passed[@]} steps that ran passed (${#skipped[@]} skipped)"
+else
+  echo "test.sh: all $total steps passed"
+fi
