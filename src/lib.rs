@@ -22,7 +22,7 @@ pub mod path;
 pub mod record;
 pub mod render;
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use commands::Operation;
 pub use engine::{Answer, Config, Content, Context, Outcome, Read, Task, Write};
