@@ -7,8 +7,8 @@
 //! is safe, and each one needs at most two rounds.
 
 use crate::error::{ErrorCode, ToolError};
-use crate::json::{quote, Json};
-use crate::record::{FileRecord, IdSource};
+use crate::json::{quote, Json, ObjectWriter};
+use crate::record::{FileRecord, IdSource, VersionRecord};
 
 /// Limits and access, set by the host (SPEC §4).
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +18,8 @@ pub struct Config {
     pub read_only: bool,
     pub max_view_chars: usize,
     pub create_overwrites: bool,
+    /// How long old versions are kept, in milliseconds (heads of live memories stay).
+    pub retention_ms: i64,
 }
 
 impl Default for Config {
@@ -28,13 +30,14 @@ impl Default for Config {
             read_only: false,
             max_view_chars: 16_000,
             create_overwrites: false,
+            retention_ms: 30 * 24 * 60 * 60 * 1000,
         }
     }
 }
 
 impl Config {
-    /// Reads `{"maxFileBytes","maxFiles","readOnly","maxViewChars","createOverwrites"}`; absent
-    /// fields keep their defaults.
+    /// Reads `{"maxFileBytes","maxFiles","readOnly","maxViewChars","createOverwrites",
+    /// "retentionMs"}`; absent fields keep their defaults.
     pub fn from_json(text: &str) -> Result<Config, String> {
         let json = Json::parse(text).ok_or("configuration is not JSON")?;
         if !matches!(json, Json::Object(_)) {
@@ -68,6 +71,9 @@ impl Config {
         if let Some(n) = count("maxViewChars", 100)? {
             config.max_view_chars = n as usize;
         }
+        if let Some(n) = count("retentionMs", 0)? {
+            config.retention_ms = n;
+        }
         if let Some(b) = flag("readOnly")? {
             config.read_only = b;
         }
@@ -89,8 +95,27 @@ pub enum Read {
     HasChildren(String),
     /// How many files the store holds.
     Count,
-    /// The content stored under a memory id.
+    /// The bytes stored under a content key.
     Content(String),
+    /// The file record of a memory id (the files' `id` index).
+    FileById(String),
+    /// A version record by id.
+    Version(String),
+    /// Up to `limit` version records, newest first: of one memory if `memory` is set, and only
+    /// ids below `below` if it is set.
+    VersionsDesc {
+        memory: Option<String>,
+        below: Option<String>,
+        limit: usize,
+    },
+    /// Every version record with an id below the bound, oldest first.
+    VersionsBelow(String),
+    /// The ids of the versions that reference a content key (the versions' `content` index).
+    VersionsWithContent(String),
+    /// The newest version id of the store, if any.
+    NewestVersionId,
+    /// Every version id of the store.
+    VersionIds,
 }
 
 impl Read {
@@ -102,6 +127,30 @@ impl Read {
             Read::HasChildren(p) => format!("{{\"kind\":\"hasChildren\",\"path\":{}}}", quote(p)),
             Read::Count => "{\"kind\":\"count\"}".to_string(),
             Read::Content(id) => format!("{{\"kind\":\"content\",\"id\":{}}}", quote(id)),
+            Read::FileById(id) => format!("{{\"kind\":\"fileById\",\"id\":{}}}", quote(id)),
+            Read::Version(id) => format!("{{\"kind\":\"version\",\"id\":{}}}", quote(id)),
+            Read::VersionsDesc {
+                memory,
+                below,
+                limit,
+            } => {
+                let mut out = String::new();
+                ObjectWriter::new(&mut out)
+                    .str("kind", "versionsDesc")
+                    .opt_str("memoryId", memory.as_deref())
+                    .opt_str("below", below.as_deref())
+                    .int("limit", *limit as i64)
+                    .finish();
+                out
+            }
+            Read::VersionsBelow(id) => {
+                format!("{{\"kind\":\"versionsBelow\",\"id\":{}}}", quote(id))
+            }
+            Read::VersionsWithContent(key) => {
+                format!("{{\"kind\":\"versionsWithContent\",\"id\":{}}}", quote(key))
+            }
+            Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
+            Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
         }
     }
 }
@@ -114,6 +163,10 @@ pub enum Answer {
     HasChildren(bool),
     Count(u64),
     Content(Option<Vec<u8>>),
+    Version(Option<VersionRecord>),
+    Versions(Vec<VersionRecord>),
+    Ids(Vec<String>),
+    VersionId(Option<String>),
 }
 
 impl Answer {
@@ -121,9 +174,34 @@ impl Answer {
     pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
         let json = Json::parse(text)?;
         match read {
-            Read::File(_) => match json {
+            Read::File(_) | Read::FileById(_) => match json {
                 Json::Null => Some(Answer::File(None)),
                 other => FileRecord::from_json(&other).map(|r| Answer::File(Some(r))),
+            },
+            Read::Version(_) => match json {
+                Json::Null => Some(Answer::Version(None)),
+                other => VersionRecord::from_json(&other).map(|r| Answer::Version(Some(r))),
+            },
+            Read::VersionsDesc { .. } | Read::VersionsBelow(_) => match json {
+                Json::Array(items) => items
+                    .iter()
+                    .map(VersionRecord::from_json)
+                    .collect::<Option<Vec<_>>>()
+                    .map(Answer::Versions),
+                _ => None,
+            },
+            Read::VersionsWithContent(_) | Read::VersionIds => match json {
+                Json::Array(items) => items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .map(Answer::Ids),
+                _ => None,
+            },
+            Read::NewestVersionId => match json {
+                Json::Null => Some(Answer::VersionId(None)),
+                Json::Str(s) => Some(Answer::VersionId(Some(s.text))),
+                _ => None,
             },
             Read::Subtree(_) => match json {
                 Json::Array(items) => items
@@ -145,8 +223,14 @@ impl Answer {
 pub enum Write {
     PutFile(FileRecord),
     DeleteFile(String),
-    PutContent { id: String, bytes: Vec<u8> },
+    /// Bytes under a content key.
+    PutContent {
+        id: String,
+        bytes: Vec<u8>,
+    },
     DeleteContent(String),
+    PutVersion(VersionRecord),
+    DeleteVersion(String),
 }
 
 /// What the model (or host) gets back.
@@ -184,7 +268,17 @@ impl Outcome {
             content: Content::Text(error.message),
             error: Some(error.code),
             writes: Vec::new(),
-            value: None,
+            value: error.detail,
+        }
+    }
+
+    /// A host call's result: no text, the data as JSON.
+    pub fn value(json: String, writes: Vec<Write>) -> Outcome {
+        Outcome {
+            content: Content::Text(String::new()),
+            error: None,
+            writes,
+            value: Some(json),
         }
     }
 
@@ -241,6 +335,15 @@ impl Outcome {
                 }
                 Write::DeleteContent(id) => out.push_str(&format!(
                     "{{\"op\":\"deleteContent\",\"id\":{}}}",
+                    quote(id)
+                )),
+                Write::PutVersion(record) => {
+                    out.push_str("{\"op\":\"putVersion\",\"record\":");
+                    record.write_json(&mut out);
+                    out.push('}');
+                }
+                Write::DeleteVersion(id) => out.push_str(&format!(
+                    "{{\"op\":\"deleteVersion\",\"id\":{}}}",
                     quote(id)
                 )),
             }
@@ -331,6 +434,46 @@ impl Snapshot {
         }
     }
 
+    /// The record of memory `id` (after `need(FileById(id))`).
+    pub fn file_by_id(&self, id: &str) -> Option<&FileRecord> {
+        match self.answer(&Read::FileById(id.to_string())) {
+            Some(Answer::File(record)) => record.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// A version (after `need(Version(id))`).
+    pub fn version(&self, id: &str) -> Option<&VersionRecord> {
+        match self.answer(&Read::Version(id.to_string())) {
+            Some(Answer::Version(record)) => record.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The versions a `VersionsDesc` or `VersionsBelow` read returned.
+    pub fn versions(&self, read: &Read) -> &[VersionRecord] {
+        match self.answer(read) {
+            Some(Answer::Versions(records)) => records,
+            _ => &[],
+        }
+    }
+
+    /// The ids a `VersionsWithContent` or `VersionIds` read returned.
+    pub fn ids(&self, read: &Read) -> &[String] {
+        match self.answer(read) {
+            Some(Answer::Ids(ids)) => ids,
+            _ => &[],
+        }
+    }
+
+    /// The store's newest version id (after `need(NewestVersionId)`).
+    pub fn newest_version_id(&self) -> Option<&str> {
+        match self.answer(&Read::NewestVersionId) {
+            Some(Answer::VersionId(id)) => id.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The content stored under `id` (after `need(Content(id))`).
     pub fn content(&self, id: &str) -> Option<&[u8]> {
         match self.answer(&Read::Content(id.to_string())) {
@@ -347,6 +490,8 @@ pub struct Context {
     /// Epoch milliseconds.
     pub now: i64,
     pub seed: [u8; 16],
+    /// Who the change is by, as a JSON object (recorded in versions' `created_by`).
+    pub actor: String,
 }
 
 impl Context {

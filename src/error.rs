@@ -17,6 +17,10 @@ pub enum ErrorCode {
     ReadOnly,
     LimitExceeded,
     RootProtected,
+    PreconditionFailed,
+    RedactHead,
+    Redacted,
+    InvalidBundle,
 }
 
 impl ErrorCode {
@@ -36,6 +40,10 @@ impl ErrorCode {
             ErrorCode::ReadOnly => "READ_ONLY",
             ErrorCode::LimitExceeded => "LIMIT_EXCEEDED",
             ErrorCode::RootProtected => "ROOT_PROTECTED",
+            ErrorCode::PreconditionFailed => "PRECONDITION_FAILED",
+            ErrorCode::RedactHead => "REDACT_HEAD",
+            ErrorCode::Redacted => "REDACTED",
+            ErrorCode::InvalidBundle => "INVALID_BUNDLE",
         }
     }
 }
@@ -45,6 +53,8 @@ impl ErrorCode {
 pub struct ToolError {
     pub code: ErrorCode,
     pub message: String,
+    /// Data for hosts, as a JSON object (`{"conflicting_memory_id":…}`), if any.
+    pub detail: Option<String>,
 }
 
 impl ToolError {
@@ -52,7 +62,14 @@ impl ToolError {
         ToolError {
             code,
             message: message.into(),
+            detail: None,
         }
+    }
+
+    /// The same error, carrying `detail` (a JSON object) for hosts.
+    pub fn with_detail(mut self, detail: String) -> Self {
+        self.detail = Some(detail);
+        self
     }
 }
 

@@ -384,6 +384,70 @@ pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Writes one JSON object member by member: `{"a":1,"b":"x"}`.
+pub struct ObjectWriter<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> ObjectWriter<'a> {
+    pub fn new(out: &'a mut String) -> ObjectWriter<'a> {
+        out.push('{');
+        ObjectWriter { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        write_str(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    pub fn str(&mut self, key: &str, value: &str) -> &mut Self {
+        let out = self.key(key);
+        write_str(out, value);
+        self
+    }
+
+    /// A string, or `null`.
+    pub fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+        match value {
+            Some(v) => self.str(key, v),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    pub fn int(&mut self, key: &str, value: i64) -> &mut Self {
+        let text = value.to_string();
+        self.raw(key, &text)
+    }
+
+    /// An integer, or `null`.
+    pub fn opt_int(&mut self, key: &str, value: Option<i64>) -> &mut Self {
+        match value {
+            Some(v) => self.int(key, v),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
+        self.raw(key, if value { "true" } else { "false" })
+    }
+
+    /// A member whose value is JSON text already.
+    pub fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+        self.key(key).push_str(json);
+        self
+    }
+
+    pub fn finish(&mut self) {
+        self.out.push('}');
+    }
+}
+
 /// A JSON string literal of `s`.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

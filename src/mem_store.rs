@@ -1,19 +1,22 @@
-//! A store in Rust memory that drives tasks to completion: for native tests, property tests
-//! and benchmarks of the core. (The JavaScript adapter does the same over IndexedDB.)
+//! A store in Rust memory that drives tasks to completion: for native tests, property tests,
+//! fuzzing and benchmarks of the core. (The JavaScript adapter does the same over IndexedDB.)
 
 use crate::commands::Operation;
 use crate::engine::{Answer, Config, Context, Outcome, Read, Task, Write};
-use crate::record::FileRecord;
+use crate::record::{FileRecord, VersionRecord};
 use std::collections::{BTreeMap, HashMap};
 
-/// Files keyed by store path, contents keyed by memory id.
+/// Files keyed by store path, bytes keyed by content key, versions keyed by id.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemStore {
     pub config: Config,
     pub files: BTreeMap<String, FileRecord>,
     pub contents: HashMap<String, Vec<u8>>,
+    pub versions: BTreeMap<String, VersionRecord>,
     /// Milliseconds reported as "now"; advanced by one per command.
     pub clock: i64,
+    /// Who the next commands are by (JSON), recorded in versions.
+    pub actor: String,
     seed_counter: u64,
 }
 
@@ -22,6 +25,7 @@ impl MemStore {
         MemStore {
             config,
             clock: 1_767_225_600_000,
+            actor: r#"{"type":"tool","tool_use_id":null}"#.to_string(),
             ..MemStore::default()
         }
     }
@@ -41,10 +45,11 @@ impl MemStore {
             config: self.config.clone(),
             now: self.clock,
             seed,
+            actor: self.actor.clone(),
         };
         let mut task = Task::new(operation, context);
-        // Each command needs at most two rounds; the bound guards against a looping bug.
-        for _ in 0..8 {
+        // Commands need a few rounds at most; the bound guards against a looping bug.
+        for _ in 0..10_000 {
             let answers: Vec<Answer> = task.reads().iter().map(|r| self.answer(r)).collect();
             for (i, answer) in answers.into_iter().enumerate() {
                 task.supply(i, answer);
@@ -68,7 +73,38 @@ impl MemStore {
             Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect()),
             Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
             Read::Count => Answer::Count(self.files.len() as u64),
-            Read::Content(id) => Answer::Content(self.contents.get(id).cloned()),
+            Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
+            Read::FileById(id) => Answer::File(self.files.values().find(|r| &r.id == id).cloned()),
+            Read::Version(id) => Answer::Version(self.versions.get(id).cloned()),
+            Read::VersionsDesc {
+                memory,
+                below,
+                limit,
+            } => Answer::Versions(
+                self.versions
+                    .values()
+                    .rev()
+                    .filter(|v| below.as_ref().is_none_or(|b| &v.id < b))
+                    .filter(|v| memory.as_ref().is_none_or(|m| &v.memory_id == m))
+                    .take(*limit)
+                    .cloned()
+                    .collect(),
+            ),
+            Read::VersionsBelow(bound) => Answer::Versions(
+                self.versions
+                    .range(..bound.clone())
+                    .map(|(_, v)| v.clone())
+                    .collect(),
+            ),
+            Read::VersionsWithContent(key) => Answer::Ids(
+                self.versions
+                    .values()
+                    .filter(|v| v.content.as_ref() == Some(key))
+                    .map(|v| v.id.clone())
+                    .collect(),
+            ),
+            Read::NewestVersionId => Answer::VersionId(self.versions.keys().next_back().cloned()),
+            Read::VersionIds => Answer::Ids(self.versions.keys().cloned().collect()),
         }
     }
 
@@ -93,12 +129,18 @@ impl MemStore {
             Write::DeleteContent(id) => {
                 self.contents.remove(id);
             }
+            Write::PutVersion(record) => {
+                self.versions.insert(record.id.clone(), record.clone());
+            }
+            Write::DeleteVersion(id) => {
+                self.versions.remove(id);
+            }
         }
     }
 
-    /// The text stored at tool path `path`, if it is a text file.
+    /// The text stored at store path `key`, if it is a text file.
     pub fn text_at(&self, key: &str) -> Option<&str> {
         let record = self.files.get(key)?;
-        std::str::from_utf8(self.contents.get(&record.id)?).ok()
+        std::str::from_utf8(self.contents.get(&record.content)?).ok()
     }
 }

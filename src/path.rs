@@ -135,6 +135,27 @@ pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
     Ok(nfc(&format!("/{inner}")))
 }
 
+/// Checks a store path as hosts write it (`/notes/todo.md`, SPEC §5) and returns its key. The
+/// rules are the tool's (SPEC §2), with the 1,024-byte limit applying to the tool path.
+pub fn parse_store_path(raw: &str) -> Result<String, ToolError> {
+    let invalid =
+        |why: String| ToolError::new(ErrorCode::InvalidPath, format!("Invalid path {raw}: {why}"));
+    let Some(inner) = raw.strip_prefix('/') else {
+        return Err(invalid("it must start with '/'".to_string()));
+    };
+    if inner.is_empty() || inner.ends_with('/') {
+        return Err(invalid(
+            "a memory path names a file and must not end with '/'".to_string(),
+        ));
+    }
+    let segments: Vec<&str> = inner.split('/').collect();
+    check_segments(&segments, false, MOUNT.len() + raw.len()).map_err(|problem| match problem {
+        SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
+        SegmentProblem::Invalid(reason) => invalid(reason),
+    })?;
+    Ok(nfc(raw))
+}
+
 /// `s` in Unicode NFC, without copying when it already is.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn nfc(s: &str) -> String {

@@ -1,66 +1,247 @@
 //! What a store holds per file, and the host-side values the core derives: ids, hashes, times.
 
-use crate::json::{quote, Json};
+use crate::json::{Json, ObjectWriter};
 use sha2::{Digest, Sha256};
 
-/// A file's metadata, keyed by its store path. Its content is stored apart, under `id`, so that
-/// listings and renames never load file bodies.
+/// A file's metadata, keyed by its store path. Its bytes are stored apart, under `content` (the
+/// id of the version that first wrote them), so that listings and renames never load file
+/// bodies and versions that share bytes share them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileRecord {
     pub path: String,
+    /// The memory's id, `mem_…`, kept across renames.
     pub id: String,
     pub size: u64,
     pub sha256: String,
     /// Epoch milliseconds.
     pub created_at: i64,
     pub updated_at: i64,
+    /// The head version (`memver_…`); `None` for files stored before versions existed.
+    pub version: Option<String>,
+    /// The key of the bytes in the content store.
+    pub content: String,
 }
 
 impl FileRecord {
     /// Reads a record as the adapter stores it; `None` when a field is missing or mistyped.
+    /// Records from before versions existed have neither `version` nor `content`: their bytes
+    /// are stored under the memory id.
     pub fn from_json(json: &Json) -> Option<FileRecord> {
+        let id = json.get("id")?.as_str()?.to_string();
         Some(FileRecord {
             path: json.get("path")?.as_str()?.to_string(),
-            id: json.get("id")?.as_str()?.to_string(),
             size: json.get("size")?.as_integer()?.max(0) as u64,
             sha256: json.get("sha256")?.as_str()?.to_string(),
             created_at: json.get("createdAt")?.as_integer()?,
             updated_at: json.get("updatedAt")?.as_integer()?,
+            version: json
+                .field("version")
+                .and_then(Json::as_str)
+                .map(str::to_string),
+            content: json
+                .field("content")
+                .and_then(Json::as_str)
+                .map_or_else(|| id.clone(), str::to_string),
+            id,
         })
     }
 
     /// Appends the record as the adapter stores it.
     pub fn write_json(&self, out: &mut String) {
-        out.push_str("{\"path\":");
-        out.push_str(&quote(&self.path));
-        out.push_str(",\"id\":");
-        out.push_str(&quote(&self.id));
-        out.push_str(&format!(",\"size\":{}", self.size));
-        out.push_str(",\"sha256\":");
-        out.push_str(&quote(&self.sha256));
-        out.push_str(&format!(
-            ",\"createdAt\":{},\"updatedAt\":{}}}",
-            self.created_at, self.updated_at
-        ));
+        ObjectWriter::new(out)
+            .str("path", &self.path)
+            .str("id", &self.id)
+            .int("size", self.size as i64)
+            .str("sha256", &self.sha256)
+            .int("createdAt", self.created_at)
+            .int("updatedAt", self.updated_at)
+            .opt_str("version", self.version.as_deref())
+            .str("content", &self.content)
+            .finish();
     }
 
-    /// A record for new content at `path`, keeping identity and creation time from `previous`.
-    pub fn for_content(
-        path: &str,
-        content: &[u8],
-        previous: Option<&FileRecord>,
-        ids: &mut IdSource,
-        now: i64,
-    ) -> FileRecord {
-        FileRecord {
-            path: path.to_string(),
-            id: previous.map_or_else(|| ids.next("mem_"), |p| p.id.clone()),
-            size: content.len() as u64,
-            sha256: sha256_hex(content),
-            created_at: previous.map_or(now, |p| p.created_at),
-            updated_at: now,
+    /// The memory as the memory stores API shows it (`type: "memory"`), with its `content`
+    /// when given (`None` writes no content member).
+    pub fn write_memory_json(&self, out: &mut String, content: Option<&[u8]>) {
+        let mut object = ObjectWriter::new(out);
+        object
+            .str("type", "memory")
+            .str("id", &self.id)
+            .str("path", &self.path)
+            .str("content_sha256", &self.sha256)
+            .int("content_size_bytes", self.size as i64)
+            .opt_str("memory_version_id", self.version.as_deref())
+            .str("created_at", &rfc3339(self.created_at))
+            .str("updated_at", &rfc3339(self.updated_at));
+        if let Some(bytes) = content {
+            write_content_members(&mut object, bytes);
+        }
+        object.finish();
+    }
+}
+
+/// `"content": text` for UTF-8 bytes; otherwise `"content": null` and `"content_base64"`.
+pub fn write_content_members(object: &mut ObjectWriter<'_>, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            object.str("content", text);
+        }
+        Err(_) => {
+            object
+                .raw("content", "null")
+                .str("content_base64", &crate::render::base64(bytes));
         }
     }
+}
+
+/// What a version records (SPEC §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    Created,
+    Modified,
+    Deleted,
+}
+
+impl Change {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Created => "created",
+            Change::Modified => "modified",
+            Change::Deleted => "deleted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Change> {
+        match s {
+            "created" => Some(Change::Created),
+            "modified" => Some(Change::Modified),
+            "deleted" => Some(Change::Deleted),
+            _ => None,
+        }
+    }
+}
+
+/// One immutable entry of a store's history, keyed by `id` (`memver_…`, ordered by time).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersionRecord {
+    pub id: String,
+    pub memory_id: String,
+    pub operation: Change,
+    /// The memory's path then; `None` once redacted.
+    pub path: Option<String>,
+    /// `None` for a deletion or once redacted.
+    pub size: Option<u64>,
+    pub sha256: Option<String>,
+    /// The key of the bytes; `None` for a deletion or once redacted.
+    pub content: Option<String>,
+    pub created_at: i64,
+    /// Who made the change, as JSON (`{"type":"tool","tool_use_id":…}`, `{"type":"api"}`, …).
+    pub created_by: String,
+    pub redacted_at: Option<i64>,
+}
+
+impl VersionRecord {
+    pub fn from_json(json: &Json) -> Option<VersionRecord> {
+        let opt_str = |key: &str| json.field(key).and_then(Json::as_str).map(str::to_string);
+        let created_by = match json.field("createdBy") {
+            Some(actor @ Json::Object(_)) => write_value(actor),
+            _ => "null".to_string(),
+        };
+        Some(VersionRecord {
+            id: json.get("id")?.as_str()?.to_string(),
+            memory_id: json.get("memoryId")?.as_str()?.to_string(),
+            operation: Change::parse(json.get("operation")?.as_str()?)?,
+            path: opt_str("path"),
+            size: json
+                .field("size")
+                .and_then(Json::as_integer)
+                .map(|n| n.max(0) as u64),
+            sha256: opt_str("sha256"),
+            content: opt_str("content"),
+            created_at: json.get("createdAt")?.as_integer()?,
+            created_by,
+            redacted_at: json.field("redactedAt").and_then(Json::as_integer),
+        })
+    }
+
+    /// Appends the record as the adapter stores it.
+    pub fn write_json(&self, out: &mut String) {
+        let mut object = ObjectWriter::new(out);
+        object
+            .str("id", &self.id)
+            .str("memoryId", &self.memory_id)
+            .str("operation", self.operation.as_str())
+            .opt_str("path", self.path.as_deref())
+            .opt_int("size", self.size.map(|s| s as i64))
+            .opt_str("sha256", self.sha256.as_deref());
+        // Left out rather than null, so that IndexedDB's `content` index skips the record.
+        if let Some(content) = &self.content {
+            object.str("content", content);
+        }
+        object
+            .int("createdAt", self.created_at)
+            .raw("createdBy", &self.created_by)
+            .opt_int("redactedAt", self.redacted_at)
+            .finish();
+    }
+
+    /// The version as the memory stores API shows it (`type: "memory_version"`), with its
+    /// `content` when given.
+    pub fn write_api_json(&self, out: &mut String, content: Option<&[u8]>) {
+        let mut object = ObjectWriter::new(out);
+        object
+            .str("type", "memory_version")
+            .str("id", &self.id)
+            .str("memory_id", &self.memory_id)
+            .str("operation", self.operation.as_str())
+            .opt_str("path", self.path.as_deref())
+            .opt_str("content_sha256", self.sha256.as_deref())
+            .opt_int("content_size_bytes", self.size.map(|s| s as i64))
+            .str("created_at", &rfc3339(self.created_at))
+            .raw("created_by", &self.created_by)
+            .opt_str("redacted_at", self.redacted_at.map(rfc3339).as_deref());
+        if let Some(bytes) = content {
+            write_content_members(&mut object, bytes);
+        }
+        object.finish();
+    }
+}
+
+/// Writes a parsed JSON value back as JSON text.
+pub fn write_value(value: &Json) -> String {
+    fn go(value: &Json, out: &mut String) {
+        match value {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => out.push_str(&n.text),
+            Json::Str(s) => crate::json::write_str(out, &s.text),
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    go(item, out);
+                }
+                out.push(']');
+            }
+            Json::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    crate::json::write_str(out, k);
+                    out.push(':');
+                    go(v, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+    let mut out = String::new();
+    go(value, &mut out);
+    out
 }
 
 /// Lowercase hex SHA-256 of `bytes`.
@@ -88,7 +269,6 @@ impl IdSource {
 
     /// The next id: `prefix` then 24 characters of lowercase Crockford base32 (120 bits).
     pub fn next(&mut self, prefix: &str) -> String {
-        const ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
         let mut hasher = Sha256::new();
         hasher.update(self.seed);
         hasher.update(self.counter.to_le_bytes());
@@ -102,11 +282,72 @@ impl IdSource {
             bits += 8;
             while bits >= 5 {
                 bits -= 5;
-                out.push(char::from(ALPHABET[((acc >> bits) & 31) as usize]));
+                out.push(char::from(CROCKFORD[((acc >> bits) & 31) as usize]));
             }
         }
         out
     }
+}
+
+/// Makes version ids that sort in the order the versions were written: `memver_` then a
+/// 13-character stamp (milliseconds and a sequence number, base32) then 8 random characters.
+/// A stamp is always past the store's newest one, so a clock that goes backwards, or two tabs
+/// writing in the same millisecond, still give a strict order.
+#[derive(Clone, Debug)]
+pub struct VersionIds {
+    next_stamp: u64,
+}
+
+/// Bits of a stamp that count versions within one millisecond.
+const SEQUENCE_BITS: u32 = 20;
+
+impl VersionIds {
+    /// Ids after `newest` (the store's newest version id, if any), at time `now`.
+    pub fn after(newest: Option<&str>, now: i64) -> VersionIds {
+        let from_clock = (now.max(0) as u64) << SEQUENCE_BITS;
+        let after_newest = newest.and_then(stamp_of).map_or(0, |s| s + 1);
+        VersionIds {
+            next_stamp: from_clock.max(after_newest),
+        }
+    }
+
+    pub fn next(&mut self, ids: &mut IdSource) -> String {
+        let stamp = self.next_stamp;
+        self.next_stamp += 1;
+        let random = ids.next("");
+        format!(
+            "memver_{}{}",
+            base32_fixed(stamp, 13),
+            random.get(..8).unwrap_or("")
+        )
+    }
+}
+
+/// The smallest version id written at or after `ms`: a bound for time-range queries.
+pub fn version_id_floor(ms: i64) -> String {
+    format!(
+        "memver_{}",
+        base32_fixed((ms.max(0) as u64) << SEQUENCE_BITS, 13)
+    )
+}
+
+const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+fn base32_fixed(mut value: u64, width: usize) -> String {
+    let mut digits = vec![b'0'; width];
+    for slot in digits.iter_mut().rev() {
+        *slot = CROCKFORD[(value & 31) as usize];
+        value >>= 5;
+    }
+    String::from_utf8(digits).unwrap_or_default()
+}
+
+fn stamp_of(version_id: &str) -> Option<u64> {
+    let digits = version_id.strip_prefix("memver_")?.get(..13)?;
+    digits.bytes().try_fold(0u64, |acc, b| {
+        let digit = CROCKFORD.iter().position(|c| *c == b)? as u64;
+        Some((acc << 5) | digit)
+    })
 }
 
 /// Epoch milliseconds as RFC 3339 UTC with milliseconds: `2026-11-29T21:41:14.000Z`.
@@ -132,6 +373,47 @@ pub fn rfc3339(ms: i64) -> String {
     )
 }
 
+/// Parses RFC 3339 UTC time (`2026-11-29T21:41:14Z`, with optional fraction, `Z` or
+/// `+00:00`) to epoch milliseconds.
+pub fn parse_rfc3339(text: &str) -> Option<i64> {
+    let text = text
+        .strip_suffix('Z')
+        .or_else(|| text.strip_suffix("+00:00"))?;
+    let (date, time) = text.split_once('T')?;
+    let mut date_parts = date.splitn(3, '-');
+    let year: i64 = date_parts.next()?.parse().ok()?;
+    let month: i64 = date_parts.next()?.parse().ok()?;
+    let day: i64 = date_parts.next()?.parse().ok()?;
+    let (clock, fraction) = time.split_once('.').unwrap_or((time, ""));
+    let mut clock_parts = clock.splitn(3, ':');
+    let hour: i64 = clock_parts.next()?.parse().ok()?;
+    let minute: i64 = clock_parts.next()?.parse().ok()?;
+    let second: i64 = clock_parts.next()?.parse().ok()?;
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let millis: i64 = format!("{:0<3}", fraction.get(..3).unwrap_or(fraction))
+        .parse()
+        .ok()?;
+    // Howard Hinnant's days-from-civil algorithm.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +437,58 @@ mod tests {
     }
 
     #[test]
+    fn version_ids_sort_in_write_order() {
+        let mut ids = IdSource::new([1; 16]);
+        let mut clock = VersionIds::after(None, 1_000);
+        let a = clock.next(&mut ids);
+        let b = clock.next(&mut ids);
+        assert!(a < b && a.len() == 28, "{a} {b}");
+        // The clock went backwards: ids still follow the newest one.
+        let mut behind = VersionIds::after(Some(&b), 10);
+        let c = behind.next(&mut ids);
+        assert!(b < c, "{b} {c}");
+        assert!(version_id_floor(1_000) <= a && a < version_id_floor(1_001));
+        let old = serde_free_version(&a);
+        assert_eq!(old.map(|v| v.id), Some(a));
+    }
+
+    fn serde_free_version(id: &str) -> Option<VersionRecord> {
+        let v = VersionRecord {
+            id: id.into(),
+            memory_id: "mem_1".into(),
+            operation: Change::Deleted,
+            path: Some("/p".into()),
+            size: None,
+            sha256: None,
+            content: None,
+            created_at: 5,
+            created_by: r#"{"type":"api"}"#.into(),
+            redacted_at: None,
+        };
+        let mut text = String::new();
+        v.write_json(&mut text);
+        let back = Json::parse(&text).and_then(|j| VersionRecord::from_json(&j))?;
+        (back == v).then_some(back)
+    }
+
+    #[test]
+    fn times_round_trip() {
+        for ms in [0, 951_782_400_000, 1_796_161_274_123, 4_102_444_799_999] {
+            assert_eq!(parse_rfc3339(&rfc3339(ms)), Some(ms));
+        }
+        assert_eq!(
+            parse_rfc3339("2026-11-29T21:41:14+00:00"),
+            Some(1_795_988_474_000)
+        );
+        assert_eq!(
+            parse_rfc3339("2026-11-29T21:41:14.5Z"),
+            Some(1_795_988_474_500)
+        );
+        assert_eq!(parse_rfc3339("2026-13-29T21:41:14Z"), None);
+        assert_eq!(parse_rfc3339("yesterday"), None);
+    }
+
+    #[test]
     fn times() {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(rfc3339(1_796_161_274_123), "2026-12-01T21:41:14.123Z");
@@ -170,6 +504,8 @@ mod tests {
             sha256: "00".into(),
             created_at: 1,
             updated_at: 2,
+            version: Some("memver_1".into()),
+            content: "memver_0".into(),
         };
         let mut text = String::new();
         r.write_json(&mut text);

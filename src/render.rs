@@ -105,6 +105,32 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Decodes standard base64 (padding optional, no whitespace); `None` when malformed.
+pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    // Leftover bits must be padding zeros, and a lone trailing character is never valid.
+    (bits < 6 && acc & ((1 << bits) - 1) == 0).then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,5 +190,12 @@ mod tests {
         assert_eq!(base64(b"fo"), "Zm8=");
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        for sample in [&b""[..], b"f", b"fo", b"foo", b"\x89PNG\r\n\x1a\n\xff"] {
+            assert_eq!(base64_decode(&base64(sample)).as_deref(), Some(sample));
+        }
+        assert_eq!(base64_decode("Zg"), Some(b"f".to_vec()));
+        assert_eq!(base64_decode("Z"), None);
+        assert_eq!(base64_decode("Zh=="), None);
+        assert_eq!(base64_decode("Zm9v!"), None);
     }
 }

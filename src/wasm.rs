@@ -36,7 +36,12 @@ impl Engine {
         Ok(Engine { config })
     }
 
-    fn task(&self, operation: Operation, now_ms: f64, entropy: &[u8]) -> Task {
+    fn task(&self, operation: Operation, now_ms: f64, entropy: &[u8], actor: &str) -> Task {
+        // An actor that is not a JSON object is recorded as unknown rather than trusted.
+        let actor = match crate::json::Json::parse(actor) {
+            Some(crate::json::Json::Object(_)) => actor,
+            _ => "null",
+        };
         let mut seed = [0u8; 16];
         for (slot, byte) in seed.iter_mut().zip(entropy) {
             *slot = *byte;
@@ -45,27 +50,47 @@ impl Engine {
             config: self.config.clone(),
             now: now_ms as i64,
             seed,
+            actor: actor.to_string(),
         };
         Task {
             inner: crate::engine::Task::new(operation, context),
         }
     }
 
-    /// Starts a tool command from the model's input as JSON text.
-    pub fn start(&self, input_json: &str, now_ms: f64, entropy: &[u8]) -> Task {
-        self.task(Operation::tool(input_json), now_ms, entropy)
+    /// Starts a tool command from the model's input as JSON text. `actor_json` says who the
+    /// change is by (`{"type":"tool","tool_use_id":…}`), recorded in versions.
+    pub fn start(&self, input_json: &str, now_ms: f64, entropy: &[u8], actor_json: &str) -> Task {
+        self.task(Operation::tool(input_json), now_ms, entropy, actor_json)
     }
 
     /// Starts a host write of `content` to the tool path `path`.
     #[wasm_bindgen(js_name = startWrite)]
-    pub fn start_write(&self, path: &str, content: Vec<u8>, now_ms: f64, entropy: &[u8]) -> Task {
-        self.task(Operation::host_write(path, content), now_ms, entropy)
+    pub fn start_write(
+        &self,
+        path: &str,
+        content: Vec<u8>,
+        now_ms: f64,
+        entropy: &[u8],
+        actor_json: &str,
+    ) -> Task {
+        self.task(
+            Operation::host_write(path, content),
+            now_ms,
+            entropy,
+            actor_json,
+        )
     }
 
-    /// Starts a host listing from `{"path_prefix"?, "depth"?}` as JSON text.
-    #[wasm_bindgen(js_name = startList)]
-    pub fn start_list(&self, options_json: &str) -> Task {
-        self.task(Operation::list(options_json), 0.0, &[])
+    /// Starts a host call (`{"call":"memories.list", …}`, see docs/ARCHITECTURE.md).
+    #[wasm_bindgen(js_name = startHost)]
+    pub fn start_host(
+        &self,
+        call_json: &str,
+        now_ms: f64,
+        entropy: &[u8],
+        actor_json: &str,
+    ) -> Task {
+        self.task(Operation::host(call_json), now_ms, entropy, actor_json)
     }
 }
 

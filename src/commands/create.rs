@@ -1,6 +1,7 @@
 //! `create` (SPEC §3): a new file, never over an existing entry (unless the host allows it).
 
-use super::{check_file_size, fail, file_on_the_way, placement_reads, put_content};
+use super::history::{Bytes, History};
+use super::{check_file_size, fail, file_on_the_way, placement_reads};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::MemoryPath;
@@ -43,9 +44,15 @@ pub fn run(
     if existing.is_none() {
         check_file_count(path, cx, snap)?;
     }
+    let mut history = History::new(cx, snap);
+    let bytes = Bytes::New(file_text.as_bytes());
+    match existing {
+        Some(record) => history.modify(record, key, bytes),
+        None => history.create(key, bytes, None),
+    };
     Ok(Outcome::text(
         format!("File created successfully at: {}", path.raw()),
-        put_content(path, file_text.as_bytes(), existing, cx),
+        history.into_writes(),
     ))
 }
 

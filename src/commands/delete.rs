@@ -1,11 +1,12 @@
 //! `delete` (SPEC §3): a file, or a directory with everything below it.
 
 use super::fail;
-use crate::engine::{Outcome, Read, Snapshot, Stop, Write};
+use super::history::{clock_read, History};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::MemoryPath;
 
-pub fn run(path: &MemoryPath, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     if path.is_root() {
         return Err(fail(
             ErrorCode::RootProtected,
@@ -13,7 +14,11 @@ pub fn run(path: &MemoryPath, snap: &Snapshot) -> Result<Outcome, Stop> {
         ));
     }
     let key = path.key();
-    snap.need(vec![Read::File(key.into()), Read::Subtree(key.into())])?;
+    snap.need(vec![
+        Read::File(key.into()),
+        Read::Subtree(key.into()),
+        clock_read(),
+    ])?;
     let doomed: Vec<_> = snap
         .file(key)
         .into_iter()
@@ -25,17 +30,13 @@ pub fn run(path: &MemoryPath, snap: &Snapshot) -> Result<Outcome, Stop> {
             format!("Error: The path {} does not exist", path.raw()),
         ));
     }
-    let writes = doomed
-        .iter()
-        .flat_map(|r| {
-            [
-                Write::DeleteFile(r.path.clone()),
-                Write::DeleteContent(r.id.clone()),
-            ]
-        })
-        .collect();
+    // The bytes stay: the versions before the deletion still hold them.
+    let mut history = History::new(cx, snap);
+    for record in doomed {
+        history.delete(record);
+    }
     Ok(Outcome::text(
         format!("Successfully deleted {}", path.raw()),
-        writes,
+        history.into_writes(),
     ))
 }

@@ -1,6 +1,7 @@
 //! `str_replace` and `insert` (SPEC §3): edits of one text file.
 
-use super::{check_file_size, fail, put_content};
+use super::history::{clock_read, Bytes, History};
+use super::{check_file_size, fail};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::json::JsonNumber;
@@ -14,12 +15,12 @@ fn load_text<'s>(
     snap: &'s Snapshot,
     missing: String,
 ) -> Result<(&'s FileRecord, &'s str), Stop> {
-    snap.need(vec![Read::File(path.key().into())])?;
+    snap.need(vec![Read::File(path.key().into()), clock_read()])?;
     let Some(record) = snap.file(path.key()) else {
         return Err(fail(ErrorCode::NotFound, missing));
     };
-    snap.need(vec![Read::Content(record.id.clone())])?;
-    let bytes = snap.content(&record.id).unwrap_or_default();
+    snap.need(vec![Read::Content(record.content.clone())])?;
+    let bytes = snap.content(&record.content).unwrap_or_default();
     let text = std::str::from_utf8(bytes).map_err(|_| {
         fail(
             ErrorCode::NotText,
@@ -85,8 +86,20 @@ pub fn str_replace(
     let snippet = numbered_lines(shown, from, lines.len(), cx.config.max_view_chars);
     Ok(Outcome::text(
         format!("The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{snippet}"),
-        put_content(path, new_text.as_bytes(), Some(record), cx),
+        modify(record, &new_text, cx, snap),
     ))
+}
+
+/// The writes that give `record` its new text.
+fn modify(
+    record: &FileRecord,
+    new_text: &str,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Vec<crate::engine::Write> {
+    let mut history = History::new(cx, snap);
+    history.modify(record, &record.path, Bytes::New(new_text.as_bytes()));
+    history.into_writes()
 }
 
 pub fn insert(
@@ -116,6 +129,6 @@ pub fn insert(
     check_file_size(path, new_text.len(), cx)?;
     Ok(Outcome::text(
         format!("The file {} has been edited.", path.raw()),
-        put_content(path, new_text.as_bytes(), Some(record), cx),
+        modify(record, &new_text, cx, snap),
     ))
 }

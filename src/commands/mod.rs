@@ -1,19 +1,23 @@
 //! The commands: one module per rule set, each straight-line code over a `Snapshot`.
 
+pub mod bundle;
+pub mod calls;
 mod create;
 mod delete;
 mod edit;
+pub mod history;
 mod host;
+pub mod memories;
 mod rename;
+pub mod versions;
 mod view;
 
-pub use host::ListOptions;
+pub use calls::HostCall;
 
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::{ErrorCode, ToolError};
 use crate::input::{parse_tool_input, ToolCommand};
 use crate::path::MemoryPath;
-use crate::record::FileRecord;
 use crate::render::group;
 
 /// Something a `Task` carries out: a tool command, or a call of the host's.
@@ -26,8 +30,8 @@ pub enum Operation {
         path: Result<MemoryPath, ToolError>,
         bytes: Vec<u8>,
     },
-    /// `memories.list`.
-    List(Result<ListOptions, ToolError>),
+    /// A call of the host's memory, history or bundle API.
+    Host(Result<HostCall, ToolError>),
 }
 
 impl Operation {
@@ -44,16 +48,17 @@ impl Operation {
         }
     }
 
-    /// A host listing from `{"path_prefix"?, "depth"?}` as JSON text.
-    pub fn list(options_json: &str) -> Operation {
-        Operation::List(ListOptions::parse(options_json))
+    /// A host call from `{"call": …}` JSON text.
+    pub fn host(call_json: &str) -> Operation {
+        Operation::Host(HostCall::parse(call_json))
     }
 
     /// Whether the operation may write.
     pub fn writes(&self) -> bool {
         match self {
             Operation::Tool(Ok(command)) => command.writes(),
-            Operation::Tool(Err(_)) | Operation::List(_) => false,
+            Operation::Tool(Err(_)) | Operation::Host(Err(_)) => false,
+            Operation::Host(Ok(call)) => call.writes(),
             Operation::HostWrite { .. } => true,
         }
     }
@@ -67,7 +72,8 @@ impl Operation {
                 refuse_if_read_only(cx, "write", &path)?;
                 host::write(&path, bytes, cx, snap)
             }
-            Operation::List(options) => host::list(&options.clone()?, snap),
+            Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
+            Operation::Host(Ok(call)) => run_host(call, cx, snap),
         }
     }
 }
@@ -89,8 +95,44 @@ fn run_tool(command: &ToolCommand, cx: &Context, snap: &Snapshot) -> Result<Outc
             insert_line,
             insert_text,
         } => edit::insert(path, insert_line, insert_text, cx, snap),
-        ToolCommand::Delete { path } => delete::run(path, snap),
+        ToolCommand::Delete { path } => delete::run(path, cx, snap),
         ToolCommand::Rename { old_path, new_path } => rename::run(old_path, new_path, cx, snap),
+    }
+}
+
+fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    match call {
+        HostCall::ListMemories(options) => memories::list(options, snap),
+        HostCall::GetMemory(id) => memories::get(id, snap),
+        HostCall::GetMemoryByPath(key) => memories::get_by_path(key, snap),
+        HostCall::CreateMemory { key, content } => memories::create(key, content, cx, snap),
+        HostCall::UpdateMemory {
+            id,
+            key,
+            content,
+            expected_sha256,
+        } => memories::update(
+            id,
+            key.as_deref(),
+            content.as_deref(),
+            expected_sha256.as_deref(),
+            cx,
+            snap,
+        ),
+        HostCall::DeleteMemory {
+            id,
+            expected_sha256,
+        } => memories::delete(id, expected_sha256.as_deref(), cx, snap),
+        HostCall::ListVersions(filter) => versions::list(filter, snap),
+        HostCall::GetVersion(id) => versions::get(id, snap),
+        HostCall::RedactVersion(id) => versions::redact(id, cx, snap),
+        HostCall::RestoreVersion(id) => versions::restore(id, cx, snap),
+        HostCall::Prune => versions::prune(cx, snap),
+        HostCall::Export { include_versions } => bundle::export(*include_versions, snap),
+        HostCall::Import {
+            bundle,
+            on_conflict,
+        } => bundle::import(bundle, *on_conflict, cx, snap),
     }
 }
 
@@ -137,30 +179,14 @@ fn file_on_the_way(path: &MemoryPath, snap: &Snapshot) -> Option<String> {
         .map(|i| path.raw_prefix(i + 1))
 }
 
-/// Reads of `path` itself and of every ancestor, to place a new file there.
+/// Reads of `path` itself and of every ancestor, to place a new file there (with the
+/// version clock, since placing a file writes).
 fn placement_reads(path: &MemoryPath) -> Vec<Read> {
     let mut reads = vec![
         Read::File(path.key().to_string()),
         Read::HasChildren(path.key().to_string()),
+        history::clock_read(),
     ];
     reads.extend(path.ancestor_keys().into_iter().map(Read::File));
     reads
-}
-
-/// The writes that store `bytes` at `path`, replacing `previous` if there is one.
-fn put_content(
-    path: &MemoryPath,
-    bytes: &[u8],
-    previous: Option<&FileRecord>,
-    cx: &Context,
-) -> Vec<Write> {
-    let mut ids = cx.ids();
-    let record = FileRecord::for_content(path.key(), bytes, previous, &mut ids, cx.now);
-    vec![
-        Write::PutContent {
-            id: record.id.clone(),
-            bytes: bytes.to_vec(),
-        },
-        Write::PutFile(record),
-    ]
 }

@@ -1,7 +1,8 @@
 //! `rename` (SPEC §3): move a file or a directory; never overwrite; all or nothing.
 
+use super::history::{clock_read, Bytes, History};
 use super::{fail, file_on_the_way, placement_reads};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::{tool_path, MemoryPath, MAX_PATH_BYTES};
 use crate::record::FileRecord;
@@ -20,7 +21,11 @@ pub fn run(
         ));
     }
     let (from, to) = (old_path.key(), new_path.key());
-    let mut reads = vec![Read::File(from.into()), Read::Subtree(from.into())];
+    let mut reads = vec![
+        Read::File(from.into()),
+        Read::Subtree(from.into()),
+        clock_read(),
+    ];
     if !new_path.is_root() {
         reads.extend(placement_reads(new_path));
     }
@@ -62,7 +67,7 @@ pub fn run(
             ),
         ));
     }
-    let mut writes = Vec::with_capacity(source.len() * 2);
+    let mut history = History::new(cx, snap);
     for record in source {
         let moved_key = format!("{to}{}", record.path.get(from.len()..).unwrap_or_default());
         if tool_path(&moved_key).len() > MAX_PATH_BYTES {
@@ -77,12 +82,12 @@ pub fn run(
                 ),
             ));
         }
-        writes.push(Write::DeleteFile(record.path.clone()));
-        writes.push(Write::PutFile(FileRecord {
-            path: moved_key,
-            updated_at: cx.now,
-            ..record.clone()
-        }));
+        let bytes = Bytes::Stored {
+            key: &record.content,
+            size: record.size,
+            sha256: &record.sha256,
+        };
+        history.modify(record, &moved_key, bytes);
     }
     Ok(Outcome::text(
         format!(
@@ -90,6 +95,6 @@ pub fn run(
             old_path.raw(),
             new_path.raw()
         ),
-        writes,
+        history.into_writes(),
     ))
 }

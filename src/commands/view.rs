@@ -27,8 +27,8 @@ pub fn run(
     }
     snap.need(vec![Read::File(key.into()), Read::Subtree(key.into())])?;
     if let Some(record) = snap.file(key) {
-        snap.need(vec![Read::Content(record.id.clone())])?;
-        let bytes = snap.content(&record.id).unwrap_or_default();
+        snap.need(vec![Read::Content(record.content.clone())])?;
+        let bytes = snap.content(&record.content).unwrap_or_default();
         return view_file(path, bytes, view_range, cx);
     }
     let below = snap.subtree(key);

@@ -1,0 +1,502 @@
+//! Export and import of a whole store as a JSON bundle in the memory stores API's shapes
+//! (SPEC §5). Import is all or nothing: every hash is checked and every conflict resolved
+//! before a single write is made.
+
+use super::history::{clock_read, Bytes, History};
+use super::memories::{check_size, refuse_if_read_only};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
+use crate::error::{ErrorCode, ToolError};
+use crate::json::{Json, ObjectWriter};
+use crate::listing::utf16_cmp;
+use crate::path::{ancestor_keys, parse_store_path};
+use crate::record::{
+    parse_rfc3339, rfc3339, sha256_hex, write_content_members, write_value, Change, FileRecord,
+    VersionRecord,
+};
+use crate::render::{base64_decode, group};
+use std::collections::{HashMap, HashSet};
+
+/// The bundle's `format`.
+pub const FORMAT: &str = "memory-tool-wasm/bundle";
+
+/// An id above every version id, to read the whole history.
+const ALL_VERSIONS: &str = "memver_~";
+
+/// `export({ include_versions })`: every memory with its content, in path order; with
+/// `include_versions`, the whole retained history too, oldest first.
+pub fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let all = Read::VersionsBelow(ALL_VERSIONS.to_string());
+    let mut reads = vec![Read::Subtree(String::new())];
+    if include_versions {
+        reads.push(all.clone());
+    }
+    snap.need(reads)?;
+    let mut records: Vec<&FileRecord> = snap.subtree("").iter().collect();
+    records.sort_by(|a, b| utf16_cmp(&a.path, &b.path));
+    let versions = if include_versions {
+        snap.versions(&all)
+    } else {
+        &[]
+    };
+    let mut keys: Vec<Read> = records
+        .iter()
+        .map(|r| Read::Content(r.content.clone()))
+        .collect();
+    keys.extend(
+        versions
+            .iter()
+            .filter_map(|v| v.content.clone())
+            .map(Read::Content),
+    );
+    snap.need(keys)?;
+
+    let mut out = String::new();
+    let mut bundle = ObjectWriter::new(&mut out);
+    bundle.str("format", FORMAT).int("format_version", 1);
+    let mut memories = String::from("[");
+    for (i, record) in records.iter().enumerate() {
+        if i > 0 {
+            memories.push(',');
+        }
+        let mut item = ObjectWriter::new(&mut memories);
+        item.str("id", &record.id).str("path", &record.path);
+        write_content_members(&mut item, snap.content(&record.content).unwrap_or_default());
+        item.str("content_sha256", &record.sha256)
+            .int("content_size_bytes", record.size as i64)
+            .str("created_at", &rfc3339(record.created_at))
+            .str("updated_at", &rfc3339(record.updated_at));
+        if include_versions {
+            item.opt_str("memory_version_id", record.version.as_deref());
+        }
+        item.finish();
+    }
+    memories.push(']');
+    bundle.raw("memories", &memories);
+    if include_versions {
+        let mut history = String::from("[");
+        for (i, version) in versions.iter().enumerate() {
+            if i > 0 {
+                history.push(',');
+            }
+            let content = version.content.as_deref().and_then(|k| snap.content(k));
+            let mut item = ObjectWriter::new(&mut history);
+            item.str("id", &version.id)
+                .str("memory_id", &version.memory_id)
+                .str("operation", version.operation.as_str())
+                .opt_str("path", version.path.as_deref());
+            match content {
+                Some(bytes) => write_content_members(&mut item, bytes),
+                None => {
+                    item.raw("content", "null");
+                }
+            }
+            item.opt_str("content_sha256", version.sha256.as_deref())
+                .opt_int("content_size_bytes", version.size.map(|s| s as i64))
+                .str("created_at", &rfc3339(version.created_at))
+                .raw("created_by", &version.created_by)
+                .opt_str("redacted_at", version.redacted_at.map(rfc3339).as_deref())
+                .finish();
+        }
+        history.push(']');
+        bundle.raw("versions", &history);
+    }
+    bundle.finish();
+    Ok(Outcome::value(out, vec![]))
+}
+
+/// What `import` does with a memory whose place is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnConflict {
+    Skip,
+    Overwrite,
+    Fail,
+}
+
+impl OnConflict {
+    pub fn parse(s: &str) -> Option<OnConflict> {
+        match s {
+            "skip" => Some(OnConflict::Skip),
+            "overwrite" => Some(OnConflict::Overwrite),
+            "fail" => Some(OnConflict::Fail),
+            _ => None,
+        }
+    }
+}
+
+/// A memory of a bundle, checked.
+#[derive(Clone, Debug)]
+pub struct BundleMemory {
+    id: String,
+    key: String,
+    bytes: Vec<u8>,
+    sha256: String,
+    created_at: i64,
+    updated_at: i64,
+    head: Option<String>,
+}
+
+/// A version of a bundle, checked.
+#[derive(Clone, Debug)]
+pub struct BundleVersion {
+    record: VersionRecord,
+    bytes: Option<Vec<u8>>,
+}
+
+/// A checked bundle.
+#[derive(Clone, Debug)]
+pub struct Bundle {
+    memories: Vec<BundleMemory>,
+    versions: Option<Vec<BundleVersion>>,
+}
+
+fn invalid(message: String) -> ToolError {
+    ToolError::new(ErrorCode::InvalidBundle, message)
+}
+
+fn content_of(item: &Json, what: &str) -> Result<Option<Vec<u8>>, ToolError> {
+    match (item.field("content"), item.field("content_base64")) {
+        (Some(Json::Str(s)), _) => Ok(Some(s.text.clone().into_bytes())),
+        (None, Some(Json::Str(s))) => base64_decode(&s.text)
+            .map(Some)
+            .ok_or_else(|| invalid(format!("{what}: content_base64 is not base64"))),
+        (None, None) => Ok(None),
+        _ => Err(invalid(format!("{what}: content must be a string"))),
+    }
+}
+
+fn text_field<'j>(item: &'j Json, key: &str, what: &str) -> Result<&'j str, ToolError> {
+    item.field(key)
+        .and_then(Json::as_str)
+        .ok_or_else(|| invalid(format!("{what}: `{key}` is missing or not a string")))
+}
+
+fn time_field(item: &Json, key: &str, what: &str) -> Result<i64, ToolError> {
+    parse_rfc3339(text_field(item, key, what)?)
+        .ok_or_else(|| invalid(format!("{what}: `{key}` is not an RFC 3339 time")))
+}
+
+/// The bytes' hash and size must be the ones the bundle states.
+fn check_digest(bytes: &[u8], item: &Json, what: &str) -> Result<String, ToolError> {
+    let sha = sha256_hex(bytes);
+    if item.field("content_sha256").and_then(Json::as_str) != Some(sha.as_str()) {
+        return Err(invalid(format!(
+            "{what}: content_sha256 does not match its content"
+        )));
+    }
+    if let Some(size) = item.field("content_size_bytes").and_then(Json::as_integer) {
+        if size != bytes.len() as i64 {
+            return Err(invalid(format!(
+                "{what}: content_size_bytes is {size}, its content has {} bytes",
+                bytes.len()
+            )));
+        }
+    }
+    Ok(sha)
+}
+
+impl Bundle {
+    /// Checks a bundle: its format, every path, every hash, no duplicates, a tree.
+    pub fn parse(json: &Json) -> Result<Bundle, ToolError> {
+        if json.field("format").and_then(Json::as_str) != Some(FORMAT) {
+            return Err(invalid(format!(
+                "not a bundle: `format` must be \"{FORMAT}\""
+            )));
+        }
+        if json.field("format_version").and_then(Json::as_integer) != Some(1) {
+            return Err(invalid(
+                "unsupported `format_version` (this version reads 1)".into(),
+            ));
+        }
+        let Some(Json::Array(items)) = json.field("memories") else {
+            return Err(invalid("`memories` must be a list".into()));
+        };
+        let mut memories = Vec::with_capacity(items.len());
+        let (mut ids, mut keys) = (HashSet::new(), HashSet::new());
+        for (i, item) in items.iter().enumerate() {
+            let what = format!("memory {i}");
+            let id = text_field(item, "id", &what)?.to_string();
+            let key = parse_store_path(text_field(item, "path", &what)?)
+                .map_err(|e| invalid(format!("{what}: {}", e.message)))?;
+            let what = format!("memory {i} ({key})");
+            let bytes = content_of(item, &what)?
+                .ok_or_else(|| invalid(format!("{what}: it has no content")))?;
+            let sha256 = check_digest(&bytes, item, &what)?;
+            if !ids.insert(id.clone()) || !keys.insert(key.clone()) {
+                return Err(invalid(format!("{what}: its id or path appears twice")));
+            }
+            memories.push(BundleMemory {
+                created_at: time_field(item, "created_at", &what)?,
+                updated_at: time_field(item, "updated_at", &what)?,
+                head: item
+                    .field("memory_version_id")
+                    .and_then(Json::as_str)
+                    .map(str::to_string),
+                id,
+                key,
+                bytes,
+                sha256,
+            });
+        }
+        for memory in &memories {
+            if let Some(a) = ancestor_keys(&memory.key)
+                .into_iter()
+                .find(|a| keys.contains(a))
+            {
+                return Err(invalid(format!(
+                    "{} lies below {a}, which is a memory too",
+                    memory.key
+                )));
+            }
+        }
+        let versions = match json.field("versions") {
+            None => None,
+            Some(Json::Array(items)) => Some(Self::parse_versions(items, &memories)?),
+            Some(_) => return Err(invalid("`versions` must be a list".into())),
+        };
+        Ok(Bundle { memories, versions })
+    }
+
+    fn parse_versions(
+        items: &[Json],
+        memories: &[BundleMemory],
+    ) -> Result<Vec<BundleVersion>, ToolError> {
+        let mut seen = HashSet::new();
+        let mut versions = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let what = format!("version {i}");
+            let id = text_field(item, "id", &what)?.to_string();
+            if !id.starts_with("memver_") || !seen.insert(id.clone()) {
+                return Err(invalid(format!(
+                    "{what}: its id is not a unique memver_ id"
+                )));
+            }
+            let operation = Change::parse(text_field(item, "operation", &what)?)
+                .ok_or_else(|| invalid(format!("{what}: unknown operation")))?;
+            let path = match item.field("path").and_then(Json::as_str) {
+                Some(p) => Some(
+                    parse_store_path(p).map_err(|e| invalid(format!("{what}: {}", e.message)))?,
+                ),
+                None => None,
+            };
+            let bytes = content_of(item, &what)?;
+            let sha256 = match &bytes {
+                Some(b) => Some(check_digest(b, item, &what)?),
+                None => item
+                    .field("content_sha256")
+                    .and_then(Json::as_str)
+                    .map(str::to_string),
+            };
+            let redacted_at = match item.field("redacted_at") {
+                Some(_) => Some(time_field(item, "redacted_at", &what)?),
+                None => None,
+            };
+            let created_by = match item.field("created_by") {
+                Some(actor @ Json::Object(_)) => write_value(actor),
+                _ => "null".to_string(),
+            };
+            versions.push(BundleVersion {
+                record: VersionRecord {
+                    memory_id: text_field(item, "memory_id", &what)?.to_string(),
+                    operation,
+                    path,
+                    size: bytes.as_ref().map(|b| b.len() as u64).or_else(|| {
+                        item.field("content_size_bytes")
+                            .and_then(Json::as_integer)
+                            .map(|n| n.max(0) as u64)
+                    }),
+                    sha256,
+                    content: bytes.as_ref().map(|_| id.clone()),
+                    created_at: time_field(item, "created_at", &what)?,
+                    created_by,
+                    redacted_at,
+                    id,
+                },
+                bytes,
+            });
+        }
+        let by_id: HashMap<&str, &BundleVersion> =
+            versions.iter().map(|v| (v.record.id.as_str(), v)).collect();
+        for memory in memories {
+            if let Some(head) = &memory.head {
+                let ok = by_id.get(head.as_str()).is_some_and(|v| {
+                    v.record.memory_id == memory.id
+                        && v.record.sha256.as_deref() == Some(&memory.sha256)
+                });
+                if !ok {
+                    return Err(invalid(format!(
+                        "{}: memory_version_id {head} is not a version of it with its content",
+                        memory.key
+                    )));
+                }
+            }
+        }
+        Ok(versions)
+    }
+}
+
+/// `import(bundle, { onConflict })`: `{ imported, overwritten, skipped, unchanged, versions }`.
+pub fn import(
+    bundle: &Bundle,
+    on_conflict: OnConflict,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, "import a bundle")?;
+    let existing_versions = Read::VersionIds;
+    let mut reads = vec![Read::Subtree(String::new()), clock_read()];
+    if bundle.versions.is_some() {
+        reads.push(existing_versions.clone());
+    }
+    snap.need(reads)?;
+    let files = snap.subtree("");
+    let by_path: HashMap<&str, &FileRecord> = files.iter().map(|r| (r.path.as_str(), r)).collect();
+    let by_id: HashMap<&str, &FileRecord> = files.iter().map(|r| (r.id.as_str(), r)).collect();
+    let known_versions: HashSet<&str> = snap
+        .ids(&existing_versions)
+        .iter()
+        .map(String::as_str)
+        .collect();
+
+    let mut history = History::new(cx, snap);
+    let mut imported_ids: HashSet<&str> = HashSet::new();
+    let (mut imported, mut overwritten, mut skipped, mut unchanged) = (0u64, 0u64, 0u64, 0u64);
+    let mut added_files: i64 = 0;
+    for memory in &bundle.memories {
+        let at_path = by_path.get(memory.key.as_str()).copied();
+        if at_path.is_some_and(|r| r.id == memory.id && r.sha256 == memory.sha256) {
+            unchanged += 1;
+            continue;
+        }
+        let same_id = by_id.get(memory.id.as_str()).copied();
+        let blocked = structural_conflict(&memory.key, &by_path, files);
+        let conflict = at_path.is_some() || same_id.is_some() || blocked.is_some();
+        if conflict {
+            match on_conflict {
+                OnConflict::Skip => {
+                    skipped += 1;
+                    continue;
+                }
+                OnConflict::Fail => {
+                    let (id, path) = match (at_path, same_id) {
+                        (Some(r), _) | (None, Some(r)) => (Some(r.id.as_str()), r.path.as_str()),
+                        (None, None) => (None, blocked.unwrap_or(memory.key.as_str())),
+                    };
+                    return Err(conflict_error(&memory.key, id, path));
+                }
+                OnConflict::Overwrite => {
+                    if let Some(path) = blocked {
+                        return Err(conflict_error(&memory.key, None, path));
+                    }
+                }
+            }
+        }
+        check_size(&memory.key, memory.bytes.len(), cx)?;
+        if let Some(other) = at_path.filter(|r| r.id != memory.id) {
+            history.delete(other);
+            added_files -= 1;
+        }
+        imported_ids.insert(memory.id.as_str());
+        match (&bundle.versions, same_id) {
+            (Some(_), previous) if memory.head.is_some() => {
+                // The bundle's history is the record: the file points at its head version.
+                if let Some(old) = previous.filter(|r| r.path != memory.key) {
+                    history.push(Write::DeleteFile(old.path.clone()));
+                }
+                if previous.is_none() {
+                    added_files += 1;
+                }
+                history.push(Write::PutFile(FileRecord {
+                    path: memory.key.clone(),
+                    id: memory.id.clone(),
+                    size: memory.bytes.len() as u64,
+                    sha256: memory.sha256.clone(),
+                    created_at: memory.created_at,
+                    updated_at: memory.updated_at,
+                    version: memory.head.clone(),
+                    content: memory.head.clone().unwrap_or_default(),
+                }));
+            }
+            (_, Some(previous)) => {
+                history
+                    .with_times(memory.created_at, memory.updated_at)
+                    .modify(previous, &memory.key, Bytes::New(&memory.bytes));
+            }
+            (_, None) => {
+                added_files += 1;
+                history
+                    .with_times(memory.created_at, memory.updated_at)
+                    .create(&memory.key, Bytes::New(&memory.bytes), Some(&memory.id));
+            }
+        }
+        if conflict {
+            overwritten += 1;
+        } else {
+            imported += 1;
+        }
+    }
+    let total = files.len() as i64 + added_files;
+    if total > cx.config.max_files as i64 {
+        return Err(Stop::Fail(ToolError::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "Cannot import: the store would hold {} files, over its limit of {}",
+                group(total.max(0) as u64),
+                group(cx.config.max_files)
+            ),
+        )));
+    }
+    let mut version_count = 0u64;
+    for version in bundle.versions.iter().flatten() {
+        let of_imported = imported_ids.contains(version.record.memory_id.as_str());
+        if !of_imported || known_versions.contains(version.record.id.as_str()) {
+            continue;
+        }
+        if let Some(bytes) = &version.bytes {
+            history.push(Write::PutContent {
+                id: version.record.id.clone(),
+                bytes: bytes.clone(),
+            });
+        }
+        history.push(Write::PutVersion(version.record.clone()));
+        version_count += 1;
+    }
+    let value = format!(
+        "{{\"imported\":{imported},\"overwritten\":{overwritten},\"skipped\":{skipped},\"unchanged\":{unchanged},\"versions\":{version_count}}}"
+    );
+    Ok(Outcome::value(value, history.into_writes()))
+}
+
+/// A memory on the way to `key`, or one below it (`key` is a directory): what overwriting
+/// cannot resolve. Returns that memory's path.
+fn structural_conflict<'f>(
+    key: &str,
+    by_path: &HashMap<&str, &'f FileRecord>,
+    files: &'f [FileRecord],
+) -> Option<&'f str> {
+    if let Some(a) = ancestor_keys(key)
+        .iter()
+        .find_map(|a| by_path.get(a.as_str()))
+    {
+        return Some(a.path.as_str());
+    }
+    let below = format!("{key}/");
+    files
+        .iter()
+        .find(|r| r.path.starts_with(&below))
+        .map(|r| r.path.as_str())
+}
+
+fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
+    let mut detail = String::new();
+    ObjectWriter::new(&mut detail)
+        .opt_str("conflicting_memory_id", id)
+        .str("conflicting_path", path)
+        .finish();
+    Stop::Fail(
+        ToolError::new(
+            ErrorCode::PathConflict,
+            format!("Cannot import {key}: {path} is in the way; nothing was imported"),
+        )
+        .with_detail(detail),
+    )
+}

@@ -1,0 +1,205 @@
+//! The host's calls, parsed from `{"call": "...", ...}` JSON: the memory, history and bundle
+//! APIs (SPEC §5).
+
+use super::bundle::{Bundle, OnConflict};
+use super::memories::ListOptions;
+use super::versions::VersionFilter;
+use crate::error::{ErrorCode, ToolError};
+use crate::json::Json;
+use crate::path::{parse_store_path, parse_store_prefix};
+use crate::record::{parse_rfc3339, Change};
+
+/// One host call.
+#[derive(Clone, Debug)]
+pub enum HostCall {
+    ListMemories(ListOptions),
+    GetMemory(String),
+    GetMemoryByPath(String),
+    CreateMemory {
+        key: String,
+        content: String,
+    },
+    UpdateMemory {
+        id: String,
+        key: Option<String>,
+        content: Option<String>,
+        expected_sha256: Option<String>,
+    },
+    DeleteMemory {
+        id: String,
+        expected_sha256: Option<String>,
+    },
+    ListVersions(VersionFilter),
+    GetVersion(String),
+    RedactVersion(String),
+    RestoreVersion(String),
+    Prune,
+    Export {
+        include_versions: bool,
+    },
+    Import {
+        bundle: Box<Bundle>,
+        on_conflict: OnConflict,
+    },
+}
+
+fn bad(message: String) -> ToolError {
+    ToolError::new(ErrorCode::InvalidInput, message)
+}
+
+struct Args<'a>(&'a Json);
+
+impl<'a> Args<'a> {
+    fn string(&self, key: &str) -> Result<Option<&'a str>, ToolError> {
+        match self.0.field(key) {
+            None => Ok(None),
+            Some(Json::Str(s)) => Ok(Some(s.text.as_str())),
+            Some(_) => Err(bad(format!("`{key}` must be a string"))),
+        }
+    }
+
+    fn required(&self, key: &str) -> Result<&'a str, ToolError> {
+        self.string(key)?
+            .ok_or_else(|| bad(format!("`{key}` is required")))
+    }
+
+    fn integer(&self, key: &str) -> Result<Option<i64>, ToolError> {
+        match self.0.field(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_integer()
+                .map(Some)
+                .ok_or_else(|| bad(format!("`{key}` must be a whole number"))),
+        }
+    }
+
+    fn time(&self, key: &str) -> Result<Option<i64>, ToolError> {
+        match self.string(key)? {
+            None => Ok(None),
+            Some(t) => parse_rfc3339(t).map(Some).ok_or_else(|| {
+                bad(format!(
+                    "`{key}` must be an RFC 3339 time, like 2026-11-29T21:41:14Z"
+                ))
+            }),
+        }
+    }
+}
+
+impl HostCall {
+    /// Parses a call; unknown calls and malformed arguments are `INVALID_INPUT` errors.
+    pub fn parse(text: &str) -> Result<HostCall, ToolError> {
+        let json =
+            Json::parse(text).ok_or_else(|| bad("a host call must be a JSON object".into()))?;
+        let args = Args(&json);
+        let call = args.required("call")?;
+        Ok(match call {
+            "memories.list" => HostCall::ListMemories(ListOptions::new(
+                args.string("path_prefix")?,
+                args.integer("depth")?,
+            )?),
+            "memories.get" => HostCall::GetMemory(args.required("id")?.to_string()),
+            "memories.getByPath" => {
+                HostCall::GetMemoryByPath(parse_store_path(args.required("path")?)?)
+            }
+            "memories.create" => HostCall::CreateMemory {
+                key: parse_store_path(args.required("path")?)?,
+                content: args.required("content")?.to_string(),
+            },
+            "memories.update" => {
+                let expected_sha256 = match json.field("precondition") {
+                    None => None,
+                    Some(p) => {
+                        if p.field("type").and_then(Json::as_str) != Some("content_sha256") {
+                            return Err(bad(
+                                "`precondition.type` must be \"content_sha256\"".into()
+                            ));
+                        }
+                        Some(
+                            Args(p)
+                                .required("content_sha256")
+                                .map_err(|_| {
+                                    bad("`precondition.content_sha256` is required".into())
+                                })?
+                                .to_string(),
+                        )
+                    }
+                };
+                let key = args.string("path")?.map(parse_store_path).transpose()?;
+                let content = args.string("content")?.map(str::to_string);
+                if key.is_none() && content.is_none() {
+                    return Err(bad("an update needs a `path`, a `content`, or both".into()));
+                }
+                HostCall::UpdateMemory {
+                    id: args.required("id")?.to_string(),
+                    key,
+                    content,
+                    expected_sha256,
+                }
+            }
+            "memories.delete" => HostCall::DeleteMemory {
+                id: args.required("id")?.to_string(),
+                expected_sha256: args.string("expected_content_sha256")?.map(str::to_string),
+            },
+            "versions.list" => {
+                let limit = args.integer("limit")?.unwrap_or(20);
+                if !(1..=100).contains(&limit) {
+                    return Err(bad("`limit` must be from 1 to 100".into()));
+                }
+                let operation = match args.string("operation")? {
+                    None => None,
+                    Some(op) => Some(Change::parse(op).ok_or_else(|| {
+                        bad("`operation` must be \"created\", \"modified\" or \"deleted\"".into())
+                    })?),
+                };
+                HostCall::ListVersions(VersionFilter {
+                    memory_id: args.string("memory_id")?.map(str::to_string),
+                    operation,
+                    created_from: args.time("created_at_gte")?,
+                    created_to: args.time("created_at_lte")?,
+                    path_prefix: args
+                        .string("path_prefix")?
+                        .map(parse_store_prefix)
+                        .transpose()?,
+                    limit: limit as usize,
+                    page: args.string("page")?.map(str::to_string),
+                })
+            }
+            "versions.get" => HostCall::GetVersion(args.required("id")?.to_string()),
+            "versions.redact" => HostCall::RedactVersion(args.required("id")?.to_string()),
+            "versions.restore" => HostCall::RestoreVersion(args.required("id")?.to_string()),
+            "versions.prune" => HostCall::Prune,
+            "export" => HostCall::Export {
+                include_versions: json
+                    .field("include_versions")
+                    .and_then(Json::as_bool)
+                    .unwrap_or(false),
+            },
+            "import" => {
+                let bundle = json
+                    .field("bundle")
+                    .ok_or_else(|| bad("`bundle` is required".into()))?;
+                let policy = args.string("on_conflict")?.unwrap_or("fail");
+                HostCall::Import {
+                    bundle: Box::new(Bundle::parse(bundle)?),
+                    on_conflict: OnConflict::parse(policy).ok_or_else(|| {
+                        bad("`on_conflict` must be \"skip\", \"overwrite\" or \"fail\"".into())
+                    })?,
+                }
+            }
+            other => return Err(bad(format!("unknown call `{other}`"))),
+        })
+    }
+
+    /// Whether the call may write.
+    pub fn writes(&self) -> bool {
+        !matches!(
+            self,
+            HostCall::ListMemories(_)
+                | HostCall::GetMemory(_)
+                | HostCall::GetMemoryByPath(_)
+                | HostCall::ListVersions(_)
+                | HostCall::GetVersion(_)
+                | HostCall::Export { .. }
+        )
+    }
+}

@@ -1,0 +1,154 @@
+//! The writes of a change, with the version that records it (SPEC §5): every command that
+//! changes a memory goes through `History`, so no change escapes the log.
+
+use crate::engine::{Context, Read, Snapshot, Write};
+use crate::record::{sha256_hex, Change, FileRecord, IdSource, VersionIds, VersionRecord};
+
+/// Where a memory's new bytes come from.
+pub enum Bytes<'a> {
+    /// New bytes, stored under the new version's id.
+    New(&'a [u8]),
+    /// Bytes already stored (a rename, a restore): no copy.
+    Stored {
+        key: &'a str,
+        size: u64,
+        sha256: &'a str,
+    },
+}
+
+/// Builds one command's writes. Needs `Read::NewestVersionId` answered (see `clock_read`).
+pub struct History<'c> {
+    cx: &'c Context,
+    ids: IdSource,
+    clock: VersionIds,
+    writes: Vec<Write>,
+    /// Times for the next record instead of now (an import keeps the bundle's).
+    times: Option<(i64, i64)>,
+}
+
+/// The read every writing command makes in its first round, so that its version ids follow
+/// the store's newest one.
+pub fn clock_read() -> Read {
+    Read::NewestVersionId
+}
+
+impl<'c> History<'c> {
+    pub fn new(cx: &'c Context, snap: &Snapshot) -> History<'c> {
+        History {
+            cx,
+            ids: cx.ids(),
+            clock: VersionIds::after(snap.newest_version_id(), cx.now),
+            writes: Vec::new(),
+            times: None,
+        }
+    }
+
+    /// The next created or modified record gets these `created_at` and `updated_at`.
+    pub fn with_times(&mut self, created_at: i64, updated_at: i64) -> &mut Self {
+        self.times = Some((created_at, updated_at));
+        self
+    }
+
+    /// Creates a memory at `path` (a fresh id unless `memory_id` is given).
+    pub fn create(&mut self, path: &str, bytes: Bytes<'_>, memory_id: Option<&str>) -> FileRecord {
+        let id = memory_id.map_or_else(|| self.ids.next("mem_"), str::to_string);
+        self.head(Change::Created, &id, self.cx.now, path, bytes, None)
+    }
+
+    /// Gives `record` a new path and/or new bytes. Nothing is written when neither changes.
+    pub fn modify(&mut self, record: &FileRecord, path: &str, bytes: Bytes<'_>) -> FileRecord {
+        let unchanged = path == record.path
+            && match &bytes {
+                Bytes::New(b) => b.len() as u64 == record.size && sha256_hex(b) == record.sha256,
+                Bytes::Stored { key, .. } => *key == record.content,
+            };
+        if unchanged {
+            return record.clone();
+        }
+        self.head(
+            Change::Modified,
+            &record.id,
+            record.created_at,
+            path,
+            bytes,
+            Some(&record.path),
+        )
+    }
+
+    /// Deletes `record`; its bytes stay for the versions that hold them.
+    pub fn delete(&mut self, record: &FileRecord) {
+        let version = VersionRecord {
+            id: self.clock.next(&mut self.ids),
+            memory_id: record.id.clone(),
+            operation: Change::Deleted,
+            path: Some(record.path.clone()),
+            size: None,
+            sha256: None,
+            content: None,
+            created_at: self.cx.now,
+            created_by: self.cx.actor.clone(),
+            redacted_at: None,
+        };
+        self.writes.push(Write::DeleteFile(record.path.clone()));
+        self.writes.push(Write::PutVersion(version));
+    }
+
+    /// Adds a write that is not a change of a memory (redaction, pruning, import of history).
+    pub fn push(&mut self, write: Write) {
+        self.writes.push(write);
+    }
+
+    pub fn into_writes(self) -> Vec<Write> {
+        self.writes
+    }
+
+    fn head(
+        &mut self,
+        operation: Change,
+        memory_id: &str,
+        created_at: i64,
+        path: &str,
+        bytes: Bytes<'_>,
+        old_path: Option<&str>,
+    ) -> FileRecord {
+        let version_id = self.clock.next(&mut self.ids);
+        let (content, size, sha256) = match bytes {
+            Bytes::New(b) => {
+                self.writes.push(Write::PutContent {
+                    id: version_id.clone(),
+                    bytes: b.to_vec(),
+                });
+                (version_id.clone(), b.len() as u64, sha256_hex(b))
+            }
+            Bytes::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),
+        };
+        let (created_at, updated_at) = self.times.take().unwrap_or((created_at, self.cx.now));
+        let record = FileRecord {
+            path: path.to_string(),
+            id: memory_id.to_string(),
+            size,
+            sha256: sha256.clone(),
+            created_at,
+            updated_at,
+            version: Some(version_id.clone()),
+            content: content.clone(),
+        };
+        if let Some(old) = old_path.filter(|old| *old != path) {
+            self.writes.push(Write::DeleteFile(old.to_string()));
+        }
+        self.writes.push(Write::PutFile(record.clone()));
+        self.writes.push(Write::PutVersion(VersionRecord {
+            id: version_id,
+            memory_id: memory_id.to_string(),
+            operation,
+            path: Some(path.to_string()),
+            size: Some(size),
+            sha256: Some(sha256),
+            content: Some(content),
+            created_at: self.cx.now,
+            created_by: self.cx.actor.clone(),
+            redacted_at: None,
+        }));
+        record
+    }
+}

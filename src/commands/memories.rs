@@ -1,0 +1,322 @@
+//! The host's memory API (SPEC §5, the memory stores API's shapes): list, get, create, update
+//! with a precondition, delete. Paths are store paths (`/notes/todo.md`).
+
+use super::history::{clock_read, Bytes, History};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
+use crate::error::{ErrorCode, ToolError};
+use crate::json::{quote, ObjectWriter};
+use crate::listing::utf16_cmp;
+use crate::path::{ancestor_keys, parse_store_prefix};
+use crate::record::{sha256_hex, FileRecord};
+use crate::render::group;
+
+fn stop(code: ErrorCode, message: String) -> Stop {
+    Stop::Fail(ToolError::new(code, message))
+}
+
+/// Refuses a host write when the store is read-only.
+pub fn refuse_if_read_only(cx: &Context, what: &str) -> Result<(), Stop> {
+    if cx.config.read_only {
+        return Err(stop(
+            ErrorCode::ReadOnly,
+            format!("Cannot {what}: this memory is read-only"),
+        ));
+    }
+    Ok(())
+}
+
+/// The reads that `check_place` needs for `key`.
+pub fn place_reads(key: &str) -> Vec<Read> {
+    let mut reads = vec![Read::File(key.into()), Read::HasChildren(key.into())];
+    reads.extend(ancestor_keys(key).into_iter().map(Read::File));
+    reads
+}
+
+/// Whether a memory (other than `moving`, which may sit there) can be placed at `key`: no
+/// memory there, no directory there, no memory on the way. Conflicts name what is in the way.
+pub fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(), Stop> {
+    let conflict = |message: String, id: Option<&str>, path: &str| {
+        let mut detail = String::new();
+        ObjectWriter::new(&mut detail)
+            .opt_str("conflicting_memory_id", id)
+            .str("conflicting_path", path)
+            .finish();
+        Stop::Fail(ToolError::new(ErrorCode::PathConflict, message).with_detail(detail))
+    };
+    if let Some(there) = snap.file(key).filter(|r| Some(r.id.as_str()) != moving) {
+        return Err(conflict(
+            format!("Memory {} already exists at {key}", there.id),
+            Some(&there.id),
+            key,
+        ));
+    }
+    if snap.has_children(key) {
+        return Err(conflict(
+            format!("{key} is a directory of other memories"),
+            None,
+            key,
+        ));
+    }
+    for ancestor in ancestor_keys(key) {
+        if let Some(file) = snap
+            .file(&ancestor)
+            .filter(|r| Some(r.id.as_str()) != moving)
+        {
+            return Err(conflict(
+                format!(
+                    "Cannot place a memory at {key}: memory {} is at {ancestor}",
+                    file.id
+                ),
+                Some(&file.id),
+                &ancestor,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// SPEC §4 per-file limit, for host calls.
+pub fn check_size(key: &str, size: usize, cx: &Context) -> Result<(), Stop> {
+    if size as u64 > cx.config.max_file_bytes {
+        return Err(stop(
+            ErrorCode::LimitExceeded,
+            format!(
+                "Cannot write {key}: {} bytes is over the limit of {} bytes per file",
+                group(size as u64),
+                group(cx.config.max_file_bytes)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// SPEC §4 per-store limit, for host calls that add `adding` files.
+pub fn check_count(key: &str, adding: u64, cx: &Context, snap: &Snapshot) -> Result<(), Stop> {
+    if snap.count() + adding > cx.config.max_files {
+        return Err(stop(
+            ErrorCode::LimitExceeded,
+            format!(
+                "Cannot create {key}: the store already holds {} files, its limit",
+                group(cx.config.max_files)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn not_found(id: &str) -> Stop {
+    stop(ErrorCode::NotFound, format!("No memory has the id {id}"))
+}
+
+/// A memory with its content, as JSON.
+fn memory_json(record: &FileRecord, content: Option<&[u8]>) -> String {
+    let mut out = String::new();
+    record.write_memory_json(&mut out, content);
+    out
+}
+
+/// `memories.get(id)`: the memory with its content.
+pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+    snap.need(vec![Read::FileById(id.into())])?;
+    let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
+    with_content(record, snap)
+}
+
+/// `memories.getByPath(path)`.
+pub fn get_by_path(key: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+    snap.need(vec![Read::File(key.into())])?;
+    let record = snap
+        .file(key)
+        .ok_or_else(|| stop(ErrorCode::NotFound, format!("No memory is at {key}")))?;
+    with_content(record, snap)
+}
+
+fn with_content(record: &FileRecord, snap: &Snapshot) -> Result<Outcome, Stop> {
+    snap.need(vec![Read::Content(record.content.clone())])?;
+    let bytes = snap.content(&record.content).unwrap_or_default();
+    Ok(Outcome::value(memory_json(record, Some(bytes)), vec![]))
+}
+
+/// `memories.create({ path, content })`: never overwrites.
+pub fn create(key: &str, content: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, &format!("create {key}"))?;
+    let mut reads = place_reads(key);
+    reads.extend([Read::Count, clock_read()]);
+    snap.need(reads)?;
+    check_place(key, None, snap)?;
+    check_size(key, content.len(), cx)?;
+    check_count(key, 1, cx, snap)?;
+    let mut history = History::new(cx, snap);
+    let record = history.create(key, Bytes::New(content.as_bytes()), None);
+    Ok(Outcome::value(
+        memory_json(&record, Some(content.as_bytes())),
+        history.into_writes(),
+    ))
+}
+
+/// `memories.update(id, { path, content, precondition })`.
+pub fn update(
+    id: &str,
+    new_key: Option<&str>,
+    content: Option<&str>,
+    expected_sha256: Option<&str>,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, &format!("update memory {id}"))?;
+    snap.need(vec![Read::FileById(id.into()), clock_read()])?;
+    let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
+    let key = new_key.unwrap_or(&record.path);
+    let wanted_sha = content.map(|c| sha256_hex(c.as_bytes()));
+    if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
+        // A retry of an update that already applied finds the state it asked for: success.
+        let already =
+            key == record.path && wanted_sha.as_deref().is_none_or(|w| w == record.sha256);
+        if !already || content.is_none() && new_key.is_none() {
+            let mut detail = String::new();
+            ObjectWriter::new(&mut detail)
+                .str("current_content_sha256", &record.sha256)
+                .str("expected_content_sha256", expected)
+                .finish();
+            return Err(Stop::Fail(
+                ToolError::new(
+                    ErrorCode::PreconditionFailed,
+                    format!(
+                        "Memory {id} has changed: its content_sha256 is {}, not {expected}",
+                        record.sha256
+                    ),
+                )
+                .with_detail(detail),
+            ));
+        }
+    }
+    if key != record.path {
+        snap.need(place_reads(key))?;
+        check_place(key, Some(id), snap)?;
+    }
+    let bytes = match content {
+        Some(text) => {
+            check_size(key, text.len(), cx)?;
+            Bytes::New(text.as_bytes())
+        }
+        None => Bytes::Stored {
+            key: &record.content,
+            size: record.size,
+            sha256: &record.sha256,
+        },
+    };
+    let mut history = History::new(cx, snap);
+    let updated = history.modify(record, key, bytes);
+    let writes = history.into_writes();
+    match content {
+        Some(text) => Ok(Outcome::value(
+            memory_json(&updated, Some(text.as_bytes())),
+            writes,
+        )),
+        None => {
+            snap.need(vec![Read::Content(updated.content.clone())])?;
+            let bytes = snap.content(&updated.content).unwrap_or_default();
+            Ok(Outcome::value(memory_json(&updated, Some(bytes)), writes))
+        }
+    }
+}
+
+/// `memories.delete(id, { expected_content_sha256 })`.
+pub fn delete(
+    id: &str,
+    expected_sha256: Option<&str>,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, &format!("delete memory {id}"))?;
+    snap.need(vec![Read::FileById(id.into()), clock_read()])?;
+    let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
+    if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
+        let mut detail = String::new();
+        ObjectWriter::new(&mut detail)
+            .str("current_content_sha256", &record.sha256)
+            .str("expected_content_sha256", expected)
+            .finish();
+        return Err(Stop::Fail(
+            ToolError::new(
+                ErrorCode::PreconditionFailed,
+                format!(
+                    "Memory {id} has changed: its content_sha256 is {}, not {expected}",
+                    record.sha256
+                ),
+            )
+            .with_detail(detail),
+        ));
+    }
+    let mut history = History::new(cx, snap);
+    history.delete(record);
+    Ok(Outcome::value(
+        format!("{{\"type\":\"memory_deleted\",\"id\":{}}}", quote(id)),
+        history.into_writes(),
+    ))
+}
+
+/// `memories.list` options (SPEC §5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListOptions {
+    /// The directory key the prefix names (`""` for `/`).
+    prefix_key: String,
+    /// Only direct children, deeper entries rolled up as prefixes.
+    direct_only: bool,
+}
+
+impl ListOptions {
+    pub fn new(path_prefix: Option<&str>, depth: Option<i64>) -> Result<ListOptions, ToolError> {
+        let prefix_key = parse_store_prefix(path_prefix.unwrap_or("/"))?;
+        let direct_only = match depth {
+            None | Some(0) => false,
+            Some(1) => true,
+            Some(_) => {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidInput,
+                    "depth must be 0 (the whole subtree) or 1 (direct children)",
+                ))
+            }
+        };
+        Ok(ListOptions {
+            prefix_key,
+            direct_only,
+        })
+    }
+}
+
+/// Lists memories below a prefix as the memory stores API does: `memory` items, and with
+/// depth 1, `memory_prefix` items for the directories below.
+pub fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, Stop> {
+    snap.need(vec![Read::Subtree(options.prefix_key.clone())])?;
+    let prefix = format!("{}/", options.prefix_key);
+    let mut records: Vec<_> = snap.subtree(&options.prefix_key).iter().collect();
+    records.sort_by(|a, b| utf16_cmp(&a.path, &b.path));
+    let mut out = String::from("[");
+    let mut last_prefix: Option<String> = None;
+    for record in records {
+        let rest = record.path.get(prefix.len()..).unwrap_or_default();
+        if options.direct_only {
+            if let Some((dir, _)) = rest.split_once('/') {
+                let rolled = format!("{prefix}{dir}/");
+                if last_prefix.as_deref() != Some(rolled.as_str()) {
+                    if out.len() > 1 {
+                        out.push(',');
+                    }
+                    ObjectWriter::new(&mut out)
+                        .str("type", "memory_prefix")
+                        .str("path", &rolled)
+                        .finish();
+                    last_prefix = Some(rolled);
+                }
+                continue;
+            }
+        }
+        if out.len() > 1 {
+            out.push(',');
+        }
+        record.write_memory_json(&mut out, None);
+    }
+    out.push(']');
+    Ok(Outcome::value(out, vec![]))
+}

@@ -1,0 +1,273 @@
+//! The history API (SPEC §5): list, get, redact, restore, and retention.
+
+use super::history::{clock_read, Bytes, History};
+use super::memories::{check_count, check_place, check_size, place_reads, refuse_if_read_only};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
+use crate::error::{ErrorCode, ToolError};
+use crate::json::{quote, ObjectWriter};
+use crate::record::{version_id_floor, Change, VersionRecord};
+use std::collections::{BTreeSet, HashSet};
+
+fn stop(code: ErrorCode, message: String) -> Stop {
+    Stop::Fail(ToolError::new(code, message))
+}
+
+/// Filters and paging of `versions.list`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VersionFilter {
+    pub memory_id: Option<String>,
+    pub operation: Option<Change>,
+    /// Epoch milliseconds, inclusive.
+    pub created_from: Option<i64>,
+    pub created_to: Option<i64>,
+    /// Only versions whose path lies below this directory key (`""` for all).
+    pub path_prefix: Option<String>,
+    pub limit: usize,
+    /// The `next_page` of the previous page: versions older than this id.
+    pub page: Option<String>,
+}
+
+impl VersionFilter {
+    fn matches(&self, v: &VersionRecord) -> bool {
+        self.operation.is_none_or(|op| v.operation == op)
+            && self.created_from.is_none_or(|t| v.created_at >= t)
+            && self.created_to.is_none_or(|t| v.created_at <= t)
+            && self.path_prefix.as_ref().is_none_or(|p| {
+                v.path.as_ref().is_some_and(|path| {
+                    path.len() > p.len()
+                        && path.starts_with(p.as_str())
+                        && path.as_bytes().get(p.len()) == Some(&b'/')
+                })
+            })
+    }
+}
+
+/// How many versions one read fetches while a page fills.
+const BATCH: usize = 200;
+
+/// `versions.list(filter)`: newest first, `{ data, next_page }`.
+pub fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, Stop> {
+    // Ids sort by time, so the time bounds narrow the scan before any record is read.
+    let mut below = match (&filter.page, filter.created_to) {
+        (Some(page), _) => Some(page.clone()),
+        (None, Some(to)) => Some(version_id_floor(to.saturating_add(1))),
+        (None, None) => None,
+    };
+    let floor = filter.created_from.map(version_id_floor);
+    let mut data: Vec<&VersionRecord> = Vec::new();
+    let mut next_page = None;
+    'scan: loop {
+        let read = Read::VersionsDesc {
+            memory: filter.memory_id.clone(),
+            below: below.clone(),
+            limit: BATCH,
+        };
+        snap.need(vec![read.clone()])?;
+        let batch = snap.versions(&read);
+        for version in batch {
+            if floor.as_ref().is_some_and(|f| &version.id < f) {
+                break 'scan;
+            }
+            if filter.matches(version) {
+                data.push(version);
+                if data.len() == filter.limit {
+                    next_page = Some(version.id.clone());
+                    break 'scan;
+                }
+            }
+        }
+        match batch.last() {
+            Some(last) if batch.len() == BATCH => below = Some(last.id.clone()),
+            _ => break,
+        }
+    }
+    let mut out = String::from("{\"data\":[");
+    for (i, version) in data.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        version.write_api_json(&mut out, None);
+    }
+    out.push_str("],\"next_page\":");
+    out.push_str(&next_page.map_or("null".to_string(), |p| quote(&p)));
+    out.push('}');
+    Ok(Outcome::value(out, vec![]))
+}
+
+fn find<'s>(id: &str, snap: &'s Snapshot) -> Result<&'s VersionRecord, Stop> {
+    snap.need(vec![Read::Version(id.into())])?;
+    snap.version(id)
+        .ok_or_else(|| stop(ErrorCode::NotFound, format!("No version has the id {id}")))
+}
+
+fn version_json(version: &VersionRecord, content: Option<&[u8]>) -> String {
+    let mut out = String::new();
+    version.write_api_json(&mut out, content);
+    out
+}
+
+/// `versions.get(id)`: the version with its content (if it has any).
+pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let version = find(id, snap)?;
+    let content = match &version.content {
+        Some(key) => {
+            snap.need(vec![Read::Content(key.clone())])?;
+            snap.content(key)
+        }
+        None => None,
+    };
+    Ok(Outcome::value(version_json(version, content), vec![]))
+}
+
+/// `versions.redact(id)`: clears the version's content, path, hash and size for good. The
+/// bytes themselves go when no other version holds them.
+pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, &format!("redact version {id}"))?;
+    let version = find(id, snap)?;
+    if version.redacted_at.is_some() {
+        return Ok(Outcome::value(version_json(version, None), vec![]));
+    }
+    snap.need(vec![Read::FileById(version.memory_id.clone())])?;
+    if let Some(live) = snap.file_by_id(&version.memory_id) {
+        if live.version.as_deref() == Some(id) {
+            let mut detail = String::new();
+            ObjectWriter::new(&mut detail)
+                .str("memory_id", &live.id)
+                .finish();
+            return Err(Stop::Fail(
+                ToolError::new(
+                    ErrorCode::RedactHead,
+                    format!(
+                        "Version {id} is the current version of memory {}; change or delete the memory first",
+                        live.id
+                    ),
+                )
+                .with_detail(detail),
+            ));
+        }
+    }
+    let mut writes = Vec::new();
+    if let Some(key) = &version.content {
+        let holders = Read::VersionsWithContent(key.clone());
+        snap.need(vec![holders.clone()])?;
+        if snap.ids(&holders).iter().all(|holder| holder == id) {
+            writes.push(Write::DeleteContent(key.clone()));
+        }
+    }
+    let redacted = VersionRecord {
+        path: None,
+        size: None,
+        sha256: None,
+        content: None,
+        redacted_at: Some(cx.now),
+        ..version.clone()
+    };
+    writes.push(Write::PutVersion(redacted.clone()));
+    Ok(Outcome::value(version_json(&redacted, None), writes))
+}
+
+/// `versions.restore(id)`: writes the version's content back as a new version of its memory;
+/// a deleted memory comes back at the version's path if that is free.
+pub fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, &format!("restore version {id}"))?;
+    let version = find(id, snap)?;
+    if version.redacted_at.is_some() {
+        return Err(stop(
+            ErrorCode::Redacted,
+            format!("Version {id} was redacted: its content is gone"),
+        ));
+    }
+    let (Some(key), Some(size), Some(sha256), Some(path)) = (
+        version.content.as_deref(),
+        version.size,
+        version.sha256.as_deref(),
+        version.path.as_deref(),
+    ) else {
+        return Err(stop(
+            ErrorCode::InvalidInput,
+            format!(
+                "Version {id} records a deletion and holds no content; restore a version before it"
+            ),
+        ));
+    };
+    snap.need(vec![
+        Read::FileById(version.memory_id.clone()),
+        clock_read(),
+    ])?;
+    let bytes = Bytes::Stored { key, size, sha256 };
+    let mut history = History::new(cx, snap);
+    let record = match snap.file_by_id(&version.memory_id) {
+        Some(live) => {
+            check_size(&live.path, size as usize, cx)?;
+            history.modify(live, &live.path, bytes)
+        }
+        None => {
+            let mut reads = place_reads(path);
+            reads.push(Read::Count);
+            snap.need(reads)?;
+            check_place(path, None, snap)?;
+            check_size(path, size as usize, cx)?;
+            check_count(path, 1, cx, snap)?;
+            history.create(path, bytes, Some(&version.memory_id))
+        }
+    };
+    let mut out = String::new();
+    record.write_memory_json(&mut out, None);
+    Ok(Outcome::value(out, history.into_writes()))
+}
+
+/// Retention: deletes versions older than the retention period, except the head of each live
+/// memory, and the bytes no remaining version holds. `{ pruned_versions, freed_contents }`.
+pub fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, "prune versions")?;
+    let cutoff = cx.now.saturating_sub(cx.config.retention_ms);
+    let old = Read::VersionsBelow(version_id_floor(cutoff));
+    snap.need(vec![old.clone()])?;
+    let candidates: Vec<&VersionRecord> = snap
+        .versions(&old)
+        .iter()
+        .filter(|v| v.created_at < cutoff)
+        .collect();
+    let memories: BTreeSet<&str> = candidates.iter().map(|v| v.memory_id.as_str()).collect();
+    snap.need(
+        memories
+            .iter()
+            .map(|m| Read::FileById(m.to_string()))
+            .collect(),
+    )?;
+    let heads: HashSet<&str> = memories
+        .iter()
+        .filter_map(|m| snap.file_by_id(m).and_then(|f| f.version.as_deref()))
+        .collect();
+    let pruned: Vec<&VersionRecord> = candidates
+        .into_iter()
+        .filter(|v| !heads.contains(v.id.as_str()))
+        .collect();
+    let pruned_ids: HashSet<&str> = pruned.iter().map(|v| v.id.as_str()).collect();
+    let keys: BTreeSet<&str> = pruned.iter().filter_map(|v| v.content.as_deref()).collect();
+    let holders: Vec<Read> = keys
+        .iter()
+        .map(|k| Read::VersionsWithContent(k.to_string()))
+        .collect();
+    snap.need(holders.clone())?;
+    let mut writes: Vec<Write> = pruned
+        .iter()
+        .map(|v| Write::DeleteVersion(v.id.clone()))
+        .collect();
+    let mut freed = 0;
+    for (key, read) in keys.iter().zip(&holders) {
+        if snap
+            .ids(read)
+            .iter()
+            .all(|h| pruned_ids.contains(h.as_str()))
+        {
+            writes.push(Write::DeleteContent(key.to_string()));
+            freed += 1;
+        }
+    }
+    let value = format!(
+        "{{\"pruned_versions\":{},\"freed_contents\":{freed}}}",
+        pruned.len()
+    );
+    Ok(Outcome::value(value, writes))
+}
