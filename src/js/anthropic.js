@@ -1,0 +1,89 @@
+// memory-tool-wasm/anthropic: a MemoryTool as the official SDK's runnable memory tool, so that
+// `client.beta.messages.toolRunner({ tools: [memoryTool(memory)], … })` runs it (in a browser
+// too). `@anthropic-ai/sdk` is an optional peer dependency: only this entry imports it.
+
+// The one SDK module used at run time: a class with no imports, safe in any browser. It is the
+// class the tool runner tests with `instanceof`, so a thrown ToolError's content reaches the
+// model verbatim; any other thrown value gets "Error: " put in front of its message.
+import { ToolError } from "@anthropic-ai/sdk/lib/tools/ToolError";
+import { MemoryToolError } from "./errors.js";
+
+/** @typedef {import("./anthropic.js").MemoryToolExtraProps} MemoryToolExtraProps */
+/** @typedef {import("./anthropic.js").SdkMemoryTool} SdkMemoryTool */
+/** @typedef {import("./anthropic.js").SdkMemoryHandlers} SdkMemoryHandlers */
+/** @typedef {import("./index.js").ToolResultContent} ToolResultContent */
+/** @typedef {import("./anthropic.js").MemoryToolLike} Executes */
+
+/** The memory tool's commands, as the SDK's `betaMemoryTool` handlers are keyed. */
+const COMMANDS = /** @type {const} */ (["view", "create", "str_replace", "insert", "delete", "rename"]);
+
+/**
+ * The SDK's runnable memory tool over `memory`: the `memory_20250818` definition (with
+ * `extraProps` such as `cache_control`) plus the `parse` and `run` the tool runner calls. Every
+ * input, whatever its command, goes to `memory.execute`; a success comes back as the result
+ * (text, or an image's content blocks), an error as a `ToolError` carrying the core's exact
+ * text, which the runner sends with `is_error: true`.
+ * @param {Executes} memory a MemoryTool (from `await MemoryTool.open(…)`)
+ * @param {MemoryToolExtraProps} [extraProps]
+ * @returns {SdkMemoryTool}
+ */
+export function memoryTool(memory, extraProps) {
+  checkMemory(memory, "memoryTool");
+  return {
+    ...extraProps,
+    type: "memory_20250818",
+    name: "memory",
+    // The core checks every parameter itself (SPEC §1); the input is passed on as the model sent it.
+    parse: (input) => /** @type {any} */ (input),
+    run: (input) => answer(memory, input),
+  };
+}
+
+/**
+ * Handlers for the SDK's own `betaMemoryTool(handlers)`, one per command, each running the input
+ * through `memory.execute` as `memoryTool` does. Prefer `memoryTool(memory)`: with these handlers
+ * an unknown command is answered by the SDK (`Error: <command> not implemented`) instead of by
+ * the core. The object has no prototype, so `toString` and the like are not handlers.
+ * @param {Executes} memory a MemoryTool (from `await MemoryTool.open(…)`)
+ * @returns {SdkMemoryHandlers}
+ */
+export function sdkHandlers(memory) {
+  checkMemory(memory, "sdkHandlers");
+  const handlers = /** @type {Record<string, (input: unknown) => Promise<ToolResultContent>>} */ (
+    Object.create(null)
+  );
+  for (const command of COMMANDS) handlers[command] = (input) => answer(memory, input);
+  return /** @type {SdkMemoryHandlers} */ (/** @type {unknown} */ (handlers));
+}
+
+/**
+ * Runs one tool input; resolves with the result's content, or throws a `ToolError` with the
+ * error's exact content (the runner then sends it with `is_error: true`).
+ * @param {Executes} memory
+ * @param {unknown} input
+ * @returns {Promise<any>}
+ */
+async function answer(memory, input) {
+  const { content, isError } = await memory.execute(input);
+  if (isError) throw new ToolError(/** @type {any} */ (content));
+  return content;
+}
+
+/**
+ * Throws `INVALID_OPTIONS` unless `memory` can execute tool inputs: caught when the tool is
+ * built, not when the model first calls it.
+ * @param {unknown} memory
+ * @param {string} caller
+ */
+function checkMemory(memory, caller) {
+  const value = /** @type {{ execute?: unknown, then?: unknown } | null | undefined} */ (memory);
+  if (typeof value?.execute === "function") return;
+  const hint =
+    typeof value?.then === "function"
+      ? " It got a promise: pass `await MemoryTool.open(…)`."
+      : "";
+  throw new MemoryToolError(
+    "INVALID_OPTIONS",
+    `${caller}(memory): \`memory\` must be a MemoryTool (from \`await MemoryTool.open(…)\`).${hint}`,
+  );
+}
