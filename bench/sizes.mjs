@@ -1,0 +1,51 @@
+// What a page downloads: the .wasm and the JavaScript, raw and gzip -9 (node's zlib at level 9;
+// each file compressed on its own, as a server sends them).
+//
+//   node bench/sizes.mjs     prints the rows as JSON
+
+import { readFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/** @param {string} rel a path from the repository root */
+async function sizeOf(rel) {
+  const bytes = await readFile(path.join(REPO, rel));
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+/**
+ * @param {string} name
+ * @param {string[]} files repository-relative paths
+ */
+async function row(name, files) {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const size = await sizeOf(file);
+    raw += size.raw;
+    gzip += size.gzip;
+  }
+  return { suite: "size", case: name, files, raw_bytes: raw, gzip_bytes: gzip };
+}
+
+/** @returns {Promise<Array<Record<string, unknown>>>} */
+export async function measureSizes() {
+  const adapter = (await readdir(path.join(REPO, "src/js")))
+    .filter((name) => name.endsWith(".js"))
+    .sort()
+    .map((name) => `src/js/${name}`);
+  const bindings = ["pkg/memory_tool_wasm.js"];
+  return [
+    await row(".wasm (pkg/memory_tool_wasm_bg.wasm)", ["pkg/memory_tool_wasm_bg.wasm"]),
+    await row(`JS: adapter (src/js/*.js, ${adapter.length} files)`, adapter),
+    await row("JS: bindings (pkg/memory_tool_wasm.js)", bindings),
+    await row("JS: total", [...adapter, ...bindings]),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await measureSizes()) console.log(JSON.stringify(r));
+}
