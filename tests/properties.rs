@@ -142,7 +142,7 @@ fn check_tree(store: &MemStore) -> Result<(), TestCaseError> {
         );
         let record = &store.files[*key];
         prop_assert_eq!(&record.path, *key);
-        let content = store.contents.get(&record.id);
+        let content = store.contents.get(&record.content);
         prop_assert!(content.is_some(), "{key} has no content");
         prop_assert_eq!(content.map(|c| c.len() as u64), Some(record.size));
         prop_assert_eq!(
@@ -150,7 +150,21 @@ fn check_tree(store: &MemStore) -> Result<(), TestCaseError> {
             &memory_tool_wasm::record::sha256_hex(content.map(Vec::as_slice).unwrap_or_default())
         );
     }
-    prop_assert_eq!(store.contents.len(), store.files.len(), "orphan content");
+    // Every stored byte string is referenced by a version; the head of each file is one.
+    for (key, _) in store.contents.iter() {
+        prop_assert!(
+            store
+                .versions
+                .values()
+                .any(|v| v.content.as_ref() == Some(key)),
+            "orphan content {key}"
+        );
+    }
+    for record in store.files.values() {
+        let head = record.version.as_ref().and_then(|v| store.versions.get(v));
+        prop_assert_eq!(head.map(|v| v.memory_id.clone()), Some(record.id.clone()));
+        prop_assert_eq!(head.and_then(|v| v.path.clone()), Some(record.path.clone()));
+    }
     Ok(())
 }
 

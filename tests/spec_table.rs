@@ -555,7 +555,13 @@ fn section_3_delete() {
             "/node_modules/m.js"
         ]
     );
-    assert_eq!(store.contents.len(), 5, "contents go with their files");
+    // The bytes stay for the history: every deleted file has a `deleted` version.
+    let deleted = store
+        .versions
+        .values()
+        .filter(|v| v.operation == memory_tool_wasm::record::Change::Deleted)
+        .count();
+    assert_eq!(deleted, 3, "one version per deleted file");
 }
 
 #[test]
@@ -682,6 +688,8 @@ fn section_4_limits_and_access() {
                 sha256: String::new(),
                 created_at: 0,
                 updated_at: 0,
+                version: None,
+                content: format!("mem_{i}"),
             },
         );
     }
