@@ -247,3 +247,88 @@ proptest! {
         check_views(&mut store)?;
     }
 }
+
+/// Rebuilds the live files from the version log alone, in id order: path → (memory id, sha,
+/// content key, head version).
+fn replay(
+    store: &MemStore,
+) -> std::collections::BTreeMap<String, (String, String, String, String)> {
+    use memory_tool_wasm::record::Change;
+    let mut by_memory: std::collections::HashMap<String, String> = Default::default();
+    let mut files = std::collections::BTreeMap::new();
+    for version in store.versions.values() {
+        if let Some(old) = by_memory.remove(&version.memory_id) {
+            files.remove(&old);
+        }
+        if version.operation != Change::Deleted {
+            let path = version.path.clone().unwrap_or_default();
+            by_memory.insert(version.memory_id.clone(), path.clone());
+            files.insert(
+                path,
+                (
+                    version.memory_id.clone(),
+                    version.sha256.clone().unwrap_or_default(),
+                    version.content.clone().unwrap_or_default(),
+                    version.id.clone(),
+                ),
+            );
+        }
+    }
+    files
+}
+
+/// A host call over the same small universe (ids are looked up from the store when run).
+fn host_call() -> impl Strategy<Value = (u8, usize, &'static str)> {
+    let path = prop::sample::select(vec!["/a/x.md", "/a/y.md", "/b", "/a/b/z.md", "/c.md"]);
+    (0u8..5, 0usize..8, path)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn replaying_the_version_log_reproduces_the_store(
+        steps in prop::collection::vec(prop_oneof![
+            command().prop_map(Ok),
+            host_call().prop_map(Err),
+        ], 1..40)
+    ) {
+        let mut store = MemStore::new(Config { max_file_bytes: 30, max_files: 6, ..Config::default() });
+        for step in &steps {
+            match step {
+                Ok(input) => {
+                    store.execute(input);
+                }
+                Err((kind, pick, path)) => {
+                    let ids: Vec<String> = store.files.values().map(|r| r.id.clone()).collect();
+                    let versions: Vec<String> = store.versions.keys().cloned().collect();
+                    let id = ids.get(pick % ids.len().max(1)).cloned().unwrap_or_default();
+                    let version = versions.get(pick % versions.len().max(1)).cloned().unwrap_or_default();
+                    let json = match kind {
+                        0 => format!(r#"{{"call":"memories.create","path":{},"content":"h"}}"#, q(path)),
+                        1 => format!(r#"{{"call":"memories.update","id":{},"path":{}}}"#, q(&id), q(path)),
+                        2 => format!(r#"{{"call":"memories.delete","id":{}}}"#, q(&id)),
+                        3 => format!(r#"{{"call":"versions.restore","id":{}}}"#, q(&version)),
+                        _ => format!(r#"{{"call":"versions.redact","id":{}}}"#, q(&version)),
+                    };
+                    let (files, contents) = (store.files.clone(), store.contents.clone());
+                    let outcome = store.run(memory_tool_wasm::Operation::host(&json));
+                    if outcome.is_error() {
+                        prop_assert_eq!(&store.files, &files, "{} changed files", json);
+                        prop_assert_eq!(&store.contents, &contents, "{} changed contents", json);
+                    }
+                }
+            }
+            check_tree(&store)?;
+            // Time stands still (two tabs in one millisecond, or a clock set back): the order
+            // of the log must come from the store's newest version id, not from the clock.
+            store.clock -= 1;
+        }
+        let live: std::collections::BTreeMap<_, _> = store
+            .files
+            .values()
+            .map(|r| (r.path.clone(), (r.id.clone(), r.sha256.clone(), r.content.clone(), r.version.clone().unwrap_or_default())))
+            .collect();
+        prop_assert_eq!(replay(&store), live);
+    }
+}

@@ -14,10 +14,14 @@ wasm_bindgen_test_configure!(run_in_browser);
 export function openDb(name, fresh) {
   return new Promise((resolve, reject) => {
     const open = () => {
-      const request = indexedDB.open(name, 1);
+      const request = indexedDB.open(name, 2);
       request.onupgradeneeded = () => {
-        request.result.createObjectStore("files", { keyPath: "path" });
-        request.result.createObjectStore("contents");
+        const db = request.result;
+        db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
+        db.createObjectStore("contents");
+        const versions = db.createObjectStore("versions", { keyPath: "id" });
+        versions.createIndex("memory", ["memoryId", "id"]);
+        versions.createIndex("content", "content");
       };
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
@@ -37,9 +41,17 @@ export function closeDb(db) { db.close(); }
 export function runTask(db, task) {
   return new Promise((resolve, reject) => {
     if (task.done()) { const out = task.outcome(); task.free(); resolve(out); return; }
-    const tx = db.transaction(["files", "contents"], task.mode());
+    const tx = db.transaction(["files", "contents", "versions"], task.mode());
     const files = tx.objectStore("files");
     const contents = tx.objectStore("contents");
+    const versions = tx.objectStore("versions");
+    const collect = (request, limit, done) => {
+      const out = [];
+      request.onsuccess = () => {
+        const cursor = request.result;
+        if (cursor && out.length < limit) { out.push(cursor.value); cursor.continue(); } else done(out);
+      };
+    };
     let outcome;
     const round = () => {
       const reads = JSON.parse(task.reads());
@@ -63,6 +75,21 @@ export function runTask(db, task) {
           const request = contents.get(read.id);
           request.onsuccess = () => { task.supplyBytes(i, request.result); answered(); };
         }
+        else if (read.kind === "fileById") json(files.index("id").get(read.id), (r) => r ?? null);
+        else if (read.kind === "version") json(versions.get(read.id), (r) => r ?? null);
+        else if (read.kind === "versionsBelow") json(versions.getAll(IDBKeyRange.upperBound(read.id, true)), (r) => r);
+        else if (read.kind === "versionsWithContent") json(versions.index("content").getAllKeys(read.id), (r) => r);
+        else if (read.kind === "versionIds") json(versions.getAllKeys(), (r) => r);
+        else if (read.kind === "newestVersionId") {
+          const request = versions.openKeyCursor(null, "prev");
+          request.onsuccess = () => { task.supply(i, JSON.stringify(request.result ? request.result.key : null)); answered(); };
+        } else if (read.kind === "versionsDesc") {
+          const request = read.memoryId === null
+            ? versions.openCursor(read.below === null ? null : IDBKeyRange.upperBound(read.below, true), "prev")
+            : versions.index("memory").openCursor(
+                IDBKeyRange.bound([read.memoryId, ""], [read.memoryId, read.below ?? "\uffff"], false, read.below !== null), "prev");
+          collect(request, read.limit, (records) => { task.supply(i, JSON.stringify(records)); answered(); });
+        }
       });
     };
     const finish = () => {
@@ -72,6 +99,8 @@ export function runTask(db, task) {
         else if (write.op === "deleteFile") files.delete(write.path);
         else if (write.op === "putContent") contents.put(task.writeBytes(write.bytes), write.id);
         else if (write.op === "deleteContent") contents.delete(write.id);
+        else if (write.op === "putVersion") versions.put(write.record);
+        else if (write.op === "deleteVersion") versions.delete(write.id);
       }
     };
     tx.oncomplete = () => { task.free(); resolve(outcome); };
@@ -98,9 +127,11 @@ async fn open(name: &str, fresh: bool) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
+const TOOL: &str = r#"{"type":"tool","tool_use_id":null}"#;
+
 /// Runs one tool input against the database; returns the outcome JSON.
 async fn execute(db: &JsValue, engine: &Engine, input: &str) -> String {
-    let task = engine.start(input, js_sys::Date::now(), &random16());
+    let task = engine.start(input, js_sys::Date::now(), &random16(), TOOL);
     let done = JsFuture::from(run_task(db, task)).await;
     done.ok()
         .and_then(|v| v.as_string())
@@ -256,7 +287,7 @@ async fn concurrent_edits_of_one_file_are_all_kept() {
     let pending: Vec<JsFuture> = (0..20)
         .map(|i| {
             let input = format!(r#"{{"command":"str_replace","path":"/memories/f.md","old_str":"m{i:02}","new_str":"done{i:02}"}}"#);
-            JsFuture::from(run_task(&db, e.start(&input, 0.0, &random16())))
+            JsFuture::from(run_task(&db, e.start(&input, 0.0, &random16(), TOOL)))
         })
         .collect();
     for future in pending {
@@ -327,9 +358,97 @@ async fn images_come_back_as_image_blocks() {
     let db = open("web-image", true).await;
     let e = engine("{}");
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    let write = e.start_write("/memories/pic.png", png, 0.0, &random16());
+    let write = e.start_write("/memories/pic.png", png, 0.0, &random16(), TOOL);
     JsFuture::from(run_task(&db, write)).await.ok();
     let outcome = execute(&db, &e, r#"{"command":"view","path":"/memories/pic.png"}"#).await;
     assert!(outcome.starts_with(r#"{"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgoAAAANSUhEUg=="}}],"isError":false"#), "{outcome}");
+    close_db(&db);
+}
+
+/// Runs one host call; returns the outcome JSON.
+async fn host(db: &JsValue, engine: &Engine, call: &str) -> String {
+    let task = engine.start_host(call, js_sys::Date::now(), &random16(), r#"{"type":"api"}"#);
+    let done = JsFuture::from(run_task(db, task)).await;
+    done.ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| "transaction failed".into())
+}
+
+fn value_of(outcome: &str) -> memory_tool_wasm::json::Json {
+    use memory_tool_wasm::json::Json;
+    Json::parse(outcome)
+        .and_then(|j| j.get("value").cloned())
+        .unwrap_or(Json::Null)
+}
+
+#[wasm_bindgen_test]
+async fn versions_over_indexeddb() {
+    use memory_tool_wasm::json::Json;
+    let db = open("web-versions", true).await;
+    let e = engine("{}");
+    execute(
+        &db,
+        &e,
+        r#"{"command":"create","path":"/memories/v.md","file_text":"one"}"#,
+    )
+    .await;
+    execute(
+        &db,
+        &e,
+        r#"{"command":"str_replace","path":"/memories/v.md","old_str":"one","new_str":"two"}"#,
+    )
+    .await;
+    execute(
+        &db,
+        &e,
+        r#"{"command":"rename","old_path":"/memories/v.md","new_path":"/memories/w.md"}"#,
+    )
+    .await;
+    let memory = value_of(&host(&db, &e, r#"{"call":"memories.getByPath","path":"/w.md"}"#).await);
+    let id = memory
+        .get("id")
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(memory.get("content").and_then(Json::as_str), Some("two"));
+    let listed = value_of(
+        &host(
+            &db,
+            &e,
+            &format!(r#"{{"call":"versions.list","memory_id":"{id}"}}"#),
+        )
+        .await,
+    );
+    let Some(Json::Array(items)) = listed.get("data") else {
+        panic!("no data: {listed:?}")
+    };
+    let ops: Vec<&str> = items
+        .iter()
+        .filter_map(|v| v.get("operation").and_then(Json::as_str))
+        .collect();
+    assert_eq!(ops, ["modified", "modified", "created"], "newest first");
+    let first = items
+        .last()
+        .and_then(|v| v.get("id"))
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let restored = value_of(
+        &host(
+            &db,
+            &e,
+            &format!(r#"{{"call":"versions.restore","id":"{first}"}}"#),
+        )
+        .await,
+    );
+    assert_eq!(restored.get("path").and_then(Json::as_str), Some("/w.md"));
+    let (view, _) =
+        text_of(&execute(&db, &e, r#"{"command":"view","path":"/memories/w.md"}"#).await);
+    assert_eq!(
+        view,
+        "Here's the content of /memories/w.md with line numbers:\n     1\tone"
+    );
+    let stale = host(&db, &e, &format!(r#"{{"call":"memories.update","id":"{id}","content":"x","precondition":{{"type":"content_sha256","content_sha256":"{}"}}}}"#, "0".repeat(64))).await;
+    assert!(stale.contains(r#""code":"PRECONDITION_FAILED""#), "{stale}");
     close_db(&db);
 }
