@@ -709,7 +709,7 @@ fn import_policies_and_checks() {
         (code.as_str(), s(&detail, "conflicting_path")),
         ("PATH_CONFLICT", "/x.md")
     );
-    assert!(t.files.get("/y.md").is_none(), "all or nothing");
+    assert!(!t.files.contains_key("/y.md"), "all or nothing");
 
     let mut t = target();
     let skipped = call(
