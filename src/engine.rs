@@ -20,6 +20,10 @@ pub struct Config {
     pub create_overwrites: bool,
     /// How long old versions are kept, in milliseconds (heads of live memories stay).
     pub retention_ms: i64,
+    /// Refuse content that looks like it holds a credential.
+    pub secret_filter: bool,
+    /// Ask the host (a `Read::Policy`) before every write of content.
+    pub write_hook: bool,
 }
 
 impl Default for Config {
@@ -31,6 +35,8 @@ impl Default for Config {
             max_view_chars: 16_000,
             create_overwrites: false,
             retention_ms: 30 * 24 * 60 * 60 * 1000,
+            secret_filter: false,
+            write_hook: false,
         }
     }
 }
@@ -80,6 +86,12 @@ impl Config {
         if let Some(b) = flag("createOverwrites")? {
             config.create_overwrites = b;
         }
+        if let Some(b) = flag("secretFilter")? {
+            config.secret_filter = b;
+        }
+        if let Some(b) = flag("writeHook")? {
+            config.write_hook = b;
+        }
         Ok(config)
     }
 }
@@ -116,6 +128,13 @@ pub enum Read {
     NewestVersionId,
     /// Every version id of the store.
     VersionIds,
+    /// The host's write policy: may these bytes be written at this tool path? Answered with
+    /// allow, refuse (with a reason) or rewritten bytes.
+    Policy {
+        path: String,
+        source: String,
+        bytes: Vec<u8>,
+    },
 }
 
 impl Read {
@@ -151,6 +170,11 @@ impl Read {
             }
             Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
             Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
+            Read::Policy { path, source, .. } => format!(
+                "{{\"kind\":\"policy\",\"path\":{},\"source\":{}}}",
+                quote(path),
+                quote(source)
+            ),
         }
     }
 }
@@ -167,6 +191,15 @@ pub enum Answer {
     Versions(Vec<VersionRecord>),
     Ids(Vec<String>),
     VersionId(Option<String>),
+    Policy(Decision),
+}
+
+/// The host policy's answer to a write.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    Allow,
+    Refuse(String),
+    Rewrite(Vec<u8>),
 }
 
 impl Answer {
@@ -196,6 +229,15 @@ impl Answer {
                     .map(|i| i.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
                     .map(Answer::Ids),
+                _ => None,
+            },
+            Read::Policy { .. } => match json.get("decision").and_then(Json::as_str) {
+                Some("allow") => Some(Answer::Policy(Decision::Allow)),
+                Some("refuse") => {
+                    let reason = json.get("reason").and_then(Json::as_str);
+                    let reason = reason.unwrap_or("the host's write policy refused it");
+                    Some(Answer::Policy(Decision::Refuse(reason.to_string())))
+                }
                 _ => None,
             },
             Read::NewestVersionId => match json {
@@ -466,6 +508,14 @@ impl Snapshot {
         }
     }
 
+    /// The policy's decision on a write (after `need(Policy{..})`).
+    pub fn decision(&self, read: &Read) -> Option<&Decision> {
+        match self.answer(read) {
+            Some(Answer::Policy(decision)) => Some(decision),
+            _ => None,
+        }
+    }
+
     /// The store's newest version id (after `need(NewestVersionId)`).
     pub fn newest_version_id(&self) -> Option<&str> {
         match self.answer(&Read::NewestVersionId) {
@@ -550,7 +600,22 @@ impl Task {
     /// Answers read number `index` of the current round. Out-of-range indexes are ignored.
     pub fn supply(&mut self, index: usize, answer: Answer) {
         if let Some(read) = self.pending.get(index) {
+            // Bytes given for a policy read are the rewritten content.
+            let answer = match (read, answer) {
+                (Read::Policy { .. }, Answer::Content(Some(bytes))) => {
+                    Answer::Policy(Decision::Rewrite(bytes))
+                }
+                (_, answer) => answer,
+            };
             self.snapshot.answers.push((read.clone(), answer));
+        }
+    }
+
+    /// The bytes a policy read asks about (`None` for other reads).
+    pub fn read_bytes(&self, index: usize) -> Option<&[u8]> {
+        match self.pending.get(index) {
+            Some(Read::Policy { bytes, .. }) => Some(bytes),
+            _ => None,
         }
     }
 

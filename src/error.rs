@@ -21,6 +21,7 @@ pub enum ErrorCode {
     RedactHead,
     Redacted,
     InvalidBundle,
+    PolicyRefused,
 }
 
 impl ErrorCode {
@@ -44,6 +45,7 @@ impl ErrorCode {
             ErrorCode::RedactHead => "REDACT_HEAD",
             ErrorCode::Redacted => "REDACTED",
             ErrorCode::InvalidBundle => "INVALID_BUNDLE",
+            ErrorCode::PolicyRefused => "POLICY_REFUSED",
         }
     }
 }

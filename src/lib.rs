@@ -21,6 +21,7 @@ pub mod mem_store;
 pub mod path;
 pub mod record;
 pub mod render;
+pub mod secrets;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

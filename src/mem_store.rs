@@ -2,7 +2,7 @@
 //! fuzzing and benchmarks of the core. (The JavaScript adapter does the same over IndexedDB.)
 
 use crate::commands::Operation;
-use crate::engine::{Answer, Config, Context, Outcome, Read, Task, Write};
+use crate::engine::{Answer, Config, Context, Decision, Outcome, Read, Task, Write};
 use crate::record::{FileRecord, VersionRecord};
 use std::collections::{BTreeMap, HashMap};
 
@@ -17,7 +17,26 @@ pub struct MemStore {
     pub clock: i64,
     /// Who the next commands are by (JSON), recorded in versions.
     pub actor: String,
+    /// The host's write policy (with `config.write_hook`): tool path, source, bytes → decision.
+    pub policy: Option<WritePolicy>,
     seed_counter: u64,
+}
+
+/// A write policy for `MemStore`, as the JS adapter's `beforeWrite` is for a browser store.
+#[derive(Clone, Copy)]
+pub struct WritePolicy(pub fn(&str, &str, &[u8]) -> Decision);
+
+impl std::fmt::Debug for WritePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WritePolicy")
+    }
+}
+
+impl PartialEq for WritePolicy {
+    /// Policies are code; stores compare by their data.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl MemStore {
@@ -105,6 +124,14 @@ impl MemStore {
             ),
             Read::NewestVersionId => Answer::VersionId(self.versions.keys().next_back().cloned()),
             Read::VersionIds => Answer::Ids(self.versions.keys().cloned().collect()),
+            Read::Policy {
+                path,
+                source,
+                bytes,
+            } => Answer::Policy(
+                self.policy
+                    .map_or(Decision::Allow, |p| (p.0)(path, source, bytes)),
+            ),
         }
     }
 

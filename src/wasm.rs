@@ -142,6 +142,15 @@ impl Task {
         self.inner.supply(index, Answer::Content(bytes));
     }
 
+    /// The content a `policy` read asks about: the bytes about to be written.
+    #[wasm_bindgen(js_name = readBytes)]
+    pub fn read_bytes(&self, index: usize) -> Result<Vec<u8>, JsValue> {
+        self.inner
+            .read_bytes(index)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| js_error(format!("read {index} carries no bytes")))
+    }
+
     /// Runs the command on with the answers; true when the outcome is ready.
     pub fn resume(&mut self) -> bool {
         self.inner.resume()

@@ -4,6 +4,7 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::memories::{check_size, refuse_if_read_only};
+use super::policy::vet_all;
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{Json, ObjectWriter};
@@ -357,6 +358,27 @@ pub fn import(
         .map(String::as_str)
         .collect();
 
+    let items: Vec<(&str, &str, &[u8])> = bundle
+        .memories
+        .iter()
+        .map(|m| (m.key.as_str(), m.key.as_str(), m.bytes.as_slice()))
+        .collect();
+    let vetted = vet_all(&items, cx, snap)?;
+    if let Some((memory, _)) = bundle
+        .memories
+        .iter()
+        .zip(&vetted)
+        .find(|(m, v)| v.as_ref() != m.bytes.as_slice())
+    {
+        // A rewrite would make the bundle's hashes (and its history) untrue: refuse it whole.
+        return Err(Stop::Fail(ToolError::new(
+            ErrorCode::PolicyRefused,
+            format!(
+                "Cannot import {}: the write policy rewrote it; an import keeps content as the bundle states it",
+                memory.key
+            ),
+        )));
+    }
     let mut history = History::new(cx, snap);
     let mut imported_ids: HashSet<&str> = HashSet::new();
     let (mut imported, mut overwritten, mut skipped, mut unchanged) = (0u64, 0u64, 0u64, 0u64);

@@ -1,6 +1,7 @@
 //! `create` (SPEC §3): a new file, never over an existing entry (unless the host allows it).
 
 use super::history::{Bytes, History};
+use super::policy::vet;
 use super::{check_file_size, fail, file_on_the_way, placement_reads};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
@@ -40,12 +41,13 @@ pub fn run(
             format!("Error: Cannot create {}: {parent} is a file", path.raw()),
         ));
     }
-    check_file_size(path, file_text.len(), cx)?;
+    let content = vet(key, path.raw(), file_text.as_bytes(), cx, snap)?;
+    check_file_size(path, content.len(), cx)?;
     if existing.is_none() {
         check_file_count(path, cx, snap)?;
     }
     let mut history = History::new(cx, snap);
-    let bytes = Bytes::New(file_text.as_bytes());
+    let bytes = Bytes::New(&content);
     match existing {
         Some(record) => history.modify(record, key, bytes),
         None => history.create(key, bytes, None),

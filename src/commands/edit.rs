@@ -1,6 +1,7 @@
 //! `str_replace` and `insert` (SPEC §3): edits of one text file.
 
 use super::history::{clock_read, Bytes, History};
+use super::policy::vet;
 use super::{check_file_size, fail};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
@@ -76,7 +77,10 @@ pub fn str_replace(
     let before = text.get(..at).unwrap_or_default();
     let after = text.get(at + old_str.len()..).unwrap_or_default();
     let new_text = [before, new_str, after].concat();
-    check_file_size(path, new_text.len(), cx)?;
+    let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
+    check_file_size(path, stored.len(), cx)?;
+    // The snippet shows what was stored (a write policy may have rewritten it).
+    let new_text = String::from_utf8_lossy(&stored);
 
     let lines: Vec<&str> = new_text.split('\n').collect();
     let last_line = first_line + new_str.matches('\n').count();
@@ -86,19 +90,19 @@ pub fn str_replace(
     let snippet = numbered_lines(shown, from, lines.len(), cx.config.max_view_chars);
     Ok(Outcome::text(
         format!("The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{snippet}"),
-        modify(record, &new_text, cx, snap),
+        modify(record, &stored, cx, snap),
     ))
 }
 
-/// The writes that give `record` its new text.
+/// The writes that give `record` its new bytes.
 fn modify(
     record: &FileRecord,
-    new_text: &str,
+    bytes: &[u8],
     cx: &Context,
     snap: &Snapshot,
 ) -> Vec<crate::engine::Write> {
     let mut history = History::new(cx, snap);
-    history.modify(record, &record.path, Bytes::New(new_text.as_bytes()));
+    history.modify(record, &record.path, Bytes::New(bytes));
     history.into_writes()
 }
 
@@ -126,9 +130,10 @@ pub fn insert(
     let added = insert_text.strip_suffix('\n').unwrap_or(insert_text);
     lines.insert(line as usize, added);
     let new_text = lines.join("\n");
-    check_file_size(path, new_text.len(), cx)?;
+    let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
+    check_file_size(path, stored.len(), cx)?;
     Ok(Outcome::text(
         format!("The file {} has been edited.", path.raw()),
-        modify(record, &new_text, cx, snap),
+        modify(record, &stored, cx, snap),
     ))
 }

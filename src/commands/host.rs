@@ -2,6 +2,7 @@
 
 use super::create::check_file_count;
 use super::history::{Bytes, History};
+use super::policy::vet;
 use super::{check_file_size, fail, file_on_the_way, placement_reads};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
@@ -40,15 +41,16 @@ pub fn write(
             format!("Error: Cannot create {}: {parent} is a file", path.raw()),
         ));
     }
-    check_file_size(path, bytes.len(), cx)?;
     let existing = snap.file(key);
+    let bytes = vet(key, path.raw(), bytes, cx, snap)?;
+    check_file_size(path, bytes.len(), cx)?;
     if existing.is_none() {
         check_file_count(path, cx, snap)?;
     }
     let mut history = History::new(cx, snap);
     match existing {
-        Some(record) => history.modify(record, key, Bytes::New(bytes)),
-        None => history.create(key, Bytes::New(bytes), None),
+        Some(record) => history.modify(record, key, Bytes::New(&bytes)),
+        None => history.create(key, Bytes::New(&bytes), None),
     };
     Ok(Outcome::text(
         format!("Wrote {}", path.raw()),

@@ -2,6 +2,7 @@
 //! with a precondition, delete. Paths are store paths (`/notes/todo.md`).
 
 use super::history::{clock_read, Bytes, History};
+use super::policy::vet;
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{quote, ObjectWriter};
@@ -144,12 +145,13 @@ pub fn create(key: &str, content: &str, cx: &Context, snap: &Snapshot) -> Result
     reads.extend([Read::Count, clock_read()]);
     snap.need(reads)?;
     check_place(key, None, snap)?;
+    let content = vet(key, key, content.as_bytes(), cx, snap)?;
     check_size(key, content.len(), cx)?;
     check_count(key, 1, cx, snap)?;
     let mut history = History::new(cx, snap);
-    let record = history.create(key, Bytes::New(content.as_bytes()), None);
+    let record = history.create(key, Bytes::New(&content), None);
     Ok(Outcome::value(
-        memory_json(&record, Some(content.as_bytes())),
+        memory_json(&record, Some(&content)),
         history.into_writes(),
     ))
 }
@@ -194,10 +196,14 @@ pub fn update(
         snap.need(place_reads(key))?;
         check_place(key, Some(id), snap)?;
     }
-    let bytes = match content {
-        Some(text) => {
-            check_size(key, text.len(), cx)?;
-            Bytes::New(text.as_bytes())
+    let vetted = match content {
+        Some(text) => Some(vet(key, key, text.as_bytes(), cx, snap)?),
+        None => None,
+    };
+    let bytes = match &vetted {
+        Some(new) => {
+            check_size(key, new.len(), cx)?;
+            Bytes::New(new)
         }
         None => Bytes::Stored {
             key: &record.content,
@@ -208,11 +214,8 @@ pub fn update(
     let mut history = History::new(cx, snap);
     let updated = history.modify(record, key, bytes);
     let writes = history.into_writes();
-    match content {
-        Some(text) => Ok(Outcome::value(
-            memory_json(&updated, Some(text.as_bytes())),
-            writes,
-        )),
+    match &vetted {
+        Some(new) => Ok(Outcome::value(memory_json(&updated, Some(new)), writes)),
         None => {
             snap.need(vec![Read::Content(updated.content.clone())])?;
             let bytes = snap.content(&updated.content).unwrap_or_default();

@@ -8,6 +8,7 @@ mod edit;
 pub mod history;
 mod host;
 pub mod memories;
+mod policy;
 mod rename;
 pub mod versions;
 mod view;

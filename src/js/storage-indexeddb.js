@@ -6,22 +6,30 @@
 import { MemoryToolError, toStorageError } from "./errors.js";
 
 /** @typedef {import("./index.js").FileRecord} FileRecord */
+/** @typedef {import("./index.js").VersionRecord} VersionRecord */
 /** @typedef {import("./index.js").StorageTx} StorageTx */
 /** @typedef {import("./index.js").StoreHandle} StoreHandle */
 /** @typedef {import("./index.js").TransactionMode} TransactionMode */
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 
 /** The schema version this code writes; `upgrade` brings any older database up to it. */
-const SCHEMA_VERSION = 1;
-/** File records, keyed by their `path`. */
+const SCHEMA_VERSION = 2;
+/** File records, keyed by their `path`; unique index `id` (the memory id). */
 const FILES = "files";
-/** File contents (`Uint8Array`), keyed out of line by the memory id. */
+/**
+ * File contents (`Uint8Array`), keyed out of line by their content key: the id of the version
+ * that first wrote them (version 1 databases: the memory id).
+ */
 const CONTENTS = "contents";
-const STORES = [FILES, CONTENTS];
+/** Version records, keyed by `id`; index `memory` on [memoryId, id], index `content`. */
+const VERSIONS = "versions";
+const STORES = [FILES, CONTENTS, VERSIONS];
 
 /**
  * Storage in the page's IndexedDB: database `dbPrefix + store` per store, with object stores
- * `files` (file records by path) and `contents` (bytes by memory id).
+ * `files` (file records by path), `contents` (bytes by content key) and `versions` (the
+ * history). Change events of a store cross tabs and workers on the BroadcastChannel named
+ * like its database.
  * @implements {MemoryStorage}
  */
 export class IndexedDbStorage {
@@ -113,6 +121,16 @@ class IndexedDbStoreHandle {
   }
 
   /**
+   * Where this store's change events go: MemoryTools over the same database (same factory,
+   * same name) share them in this context, and the BroadcastChannel named like the database
+   * carries them to other tabs and workers of the origin.
+   * @returns {import("./index.js").EventScope}
+   */
+  get eventScope() {
+    return { key: this.#factory, name: this.#name, channel: this.#name };
+  }
+
+  /**
    * The open connection, opening it first if needed.
    * @returns {Promise<IDBDatabase>}
    */
@@ -143,7 +161,7 @@ class IndexedDbStoreHandle {
   }
 
   /**
-   * Runs `body` inside one IndexedDB transaction over both object stores; resolves on
+   * Runs `body` inside one IndexedDB transaction over all object stores; resolves on
    * `complete`, rejects on abort with a MemoryToolError (or with what `body` or one of its
    * callbacks threw, after aborting).
    * @param {TransactionMode} mode
@@ -245,6 +263,7 @@ class IndexedDbStoreHandle {
 class IndexedDbTx {
   #files;
   #contents;
+  #versions;
   #keyRange;
   #fail;
 
@@ -257,6 +276,7 @@ class IndexedDbTx {
     this.#keyRange = keyRange;
     this.#files = idbTx.objectStore(FILES);
     this.#contents = idbTx.objectStore(CONTENTS);
+    this.#versions = idbTx.objectStore(VERSIONS);
     this.#fail = fail;
   }
 
@@ -288,6 +308,85 @@ class IndexedDbTx {
     );
   }
 
+  /** @param {string} id @param {(record: FileRecord | null) => void} cb */
+  getFileById(id, cb) {
+    this.#request(() => this.#files.index("id").get(id), (result) => cb(result ?? null));
+  }
+
+  /** @param {string} id @param {(record: VersionRecord | null) => void} cb */
+  getVersion(id, cb) {
+    this.#request(() => this.#versions.get(id), (result) => cb(result ?? null));
+  }
+
+  /**
+   * Up to `limit` versions, newest (highest id) first: of memory `memoryId` if given (the
+   * `memory` index), with ids below `below` if given. A cursor walks backwards.
+   * @param {string | null} memoryId
+   * @param {string | null} below
+   * @param {number} limit
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getVersionsDesc(memoryId, below, limit, cb) {
+    const keyRange = this.#keyRange;
+    /** @type {VersionRecord[]} */
+    const out = [];
+    /** @type {() => IDBRequest<IDBCursorWithValue | null>} */
+    let issue;
+    if (memoryId === null) {
+      const range = below === null ? null : keyRange.upperBound(below, true);
+      issue = () => this.#versions.openCursor(range, "prev");
+    } else {
+      // [M] sorts before every [M, id]; [M, []] after every [M, string] (arrays follow strings).
+      const range =
+        below === null
+          ? keyRange.bound([memoryId], [memoryId, []])
+          : keyRange.bound([memoryId], [memoryId, below], false, true);
+      issue = () => this.#versions.index("memory").openCursor(range, "prev");
+    }
+    const request = this.#write(issue);
+    request.onsuccess = () => {
+      try {
+        const cursor = request.result;
+        if (cursor && out.length < limit) {
+          out.push(cursor.value);
+          if (out.length < limit) {
+            cursor.continue();
+            return;
+          }
+        }
+        cb(out);
+      } catch (error) {
+        this.#fail(error);
+      }
+    };
+  }
+
+  /** @param {string} id @param {(records: VersionRecord[]) => void} cb */
+  getVersionsBelow(id, cb) {
+    this.#request(() => this.#versions.getAll(this.#keyRange.upperBound(id, true)), cb);
+  }
+
+  /** @param {string} key @param {(ids: string[]) => void} cb */
+  getVersionIdsWithContent(key, cb) {
+    this.#request(
+      () => this.#versions.index("content").getAllKeys(key),
+      (keys) => cb(/** @type {string[]} */ (keys)),
+    );
+  }
+
+  /** @param {(id: string | null) => void} cb */
+  getNewestVersionId(cb) {
+    this.#request(
+      () => this.#versions.openKeyCursor(null, "prev"),
+      (cursor) => cb(cursor ? /** @type {string} */ (cursor.key) : null),
+    );
+  }
+
+  /** @param {(ids: string[]) => void} cb */
+  getVersionIds(cb) {
+    this.#request(() => this.#versions.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
+  }
+
   /** @param {FileRecord} record */
   putFile(record) {
     this.#write(() => this.#files.put(record));
@@ -306,6 +405,16 @@ class IndexedDbTx {
   /** @param {string} id */
   deleteContent(id) {
     this.#write(() => this.#contents.delete(id));
+  }
+
+  /** @param {VersionRecord} record */
+  putVersion(record) {
+    this.#write(() => this.#versions.put(record));
+  }
+
+  /** @param {string} id */
+  deleteVersion(id) {
+    this.#write(() => this.#versions.delete(id));
   }
 
   /**
@@ -366,7 +475,8 @@ function openDatabase(factory, name) {
       return;
     }
     let givenUp = false;
-    request.onupgradeneeded = (event) => upgrade(request.result, event.oldVersion);
+    request.onupgradeneeded = (event) =>
+      upgrade(request.result, /** @type {IDBTransaction} */ (request.transaction), event.oldVersion);
     request.onsuccess = () => {
       // Opened after all, once the blocking connection went away: no one waits for it now.
       if (givenUp) request.result.close();
@@ -390,14 +500,23 @@ function openDatabase(factory, name) {
 }
 
 /**
- * Brings the schema from `oldVersion` up to SCHEMA_VERSION, one version at a time.
+ * Brings the schema from `oldVersion` up to SCHEMA_VERSION, one version at a time, keeping
+ * the data. Version 1 file records have no `content` or `version`: the core reads their bytes
+ * under the memory id, where version 1 stored them, so no record needs rewriting.
  * @param {IDBDatabase} db
+ * @param {IDBTransaction} tx the upgrade transaction
  * @param {number} oldVersion 0 for a new database
  */
-function upgrade(db, oldVersion) {
+function upgrade(db, tx, oldVersion) {
   if (oldVersion < 1) {
     db.createObjectStore(FILES, { keyPath: "path" });
     db.createObjectStore(CONTENTS);
+  }
+  if (oldVersion < 2) {
+    tx.objectStore(FILES).createIndex("id", "id", { unique: true });
+    const versions = db.createObjectStore(VERSIONS, { keyPath: "id" });
+    versions.createIndex("memory", ["memoryId", "id"]);
+    versions.createIndex("content", "content");
   }
 }
 

@@ -1,39 +1,77 @@
 // In-memory storage: the MemoryStorage interface over plain Maps, for Node, workers and tests.
 // Data lives as long as the InMemoryStorage instance; every store opened from one instance
-// shares that instance's data.
+// shares that instance's data. It keeps the same indexes as the IndexedDB schema (files by
+// memory id, versions by memory and by content key), so both answer every read alike.
 
 import { MemoryToolError } from "./errors.js";
 
 /** @typedef {import("./index.js").FileRecord} FileRecord */
+/** @typedef {import("./index.js").VersionRecord} VersionRecord */
 /** @typedef {import("./index.js").StorageTx} StorageTx */
 /** @typedef {import("./index.js").StoreHandle} StoreHandle */
 /** @typedef {import("./index.js").TransactionMode} TransactionMode */
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 
-/** One store's data: file records by path (with their keys kept sorted) and contents by id. */
+/**
+ * Index of the first element of the sorted `keys` that is not below `key` (UTF-16 code unit
+ * order, as IndexedDB orders string keys).
+ * @param {string[]} keys
+ * @param {string} key
+ */
+function lowerBound(keys, key) {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Adds `key` to the sorted `keys` unless it is there.
+ * @param {string[]} keys
+ * @param {string} key
+ */
+function insertSorted(keys, key) {
+  const i = lowerBound(keys, key);
+  if (keys[i] !== key) keys.splice(i, 0, key);
+}
+
+/**
+ * Removes `key` from the sorted `keys` if it is there.
+ * @param {string[]} keys
+ * @param {string} key
+ */
+function removeSorted(keys, key) {
+  const i = lowerBound(keys, key);
+  if (keys[i] === key) keys.splice(i, 1);
+}
+
+/**
+ * One store's data: file records by path (keys kept sorted, and a unique index by memory id),
+ * contents by key, and version records by id (ids kept sorted, indexed by memory and by
+ * content key).
+ */
 class StoreData {
   constructor() {
     /** @type {Map<string, FileRecord>} */
     this.files = new Map();
     /** Keys of `files`, sorted by UTF-16 code units as IndexedDB orders string keys. @type {string[]} */
     this.paths = [];
+    /** The files' `id` index (unique): memory id → path. @type {Map<string, string>} */
+    this.pathById = new Map();
     /** @type {Map<string, Uint8Array>} */
     this.contents = new Map();
-  }
-
-  /**
-   * Index of the first key that is not below `key`.
-   * @param {string} key
-   */
-  lowerBound(key) {
-    let lo = 0;
-    let hi = this.paths.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.paths[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    /** @type {Map<string, VersionRecord>} */
+    this.versions = new Map();
+    /** Keys of `versions`, sorted. @type {string[]} */
+    this.versionIds = [];
+    /** The versions' `memory` index: memory id → its version ids, sorted. @type {Map<string, string[]>} */
+    this.versionsByMemory = new Map();
+    /** The versions' `content` index: content key → version ids. @type {Map<string, Set<string>>} */
+    this.versionsByContent = new Map();
   }
 
   /**
@@ -43,7 +81,7 @@ class StoreData {
   subtreeKeys(path) {
     const end = path + "0";
     const keys = [];
-    for (let i = this.lowerBound(path + "/"); i < this.paths.length && this.paths[i] < end; i++) {
+    for (let i = lowerBound(this.paths, path + "/"); i < this.paths.length && this.paths[i] < end; i++) {
       keys.push(this.paths[i]);
     }
     return keys;
@@ -54,14 +92,16 @@ class StoreData {
    * @param {FileRecord | undefined} record the record to store, or undefined to delete
    */
   setFile(path, record) {
-    const present = this.files.has(path);
+    const before = this.files.get(path);
+    if (before !== undefined && this.pathById.get(before.id) === path) this.pathById.delete(before.id);
     if (record === undefined) {
-      if (!present) return;
+      if (before === undefined) return;
       this.files.delete(path);
-      this.paths.splice(this.lowerBound(path), 1);
+      removeSorted(this.paths, path);
     } else {
       this.files.set(path, record);
-      if (!present) this.paths.splice(this.lowerBound(path), 0, path);
+      if (before === undefined) insertSorted(this.paths, path);
+      if (typeof record.id === "string") this.pathById.set(record.id, path);
     }
   }
 
@@ -72,6 +112,45 @@ class StoreData {
   setContent(id, bytes) {
     if (bytes === undefined) this.contents.delete(id);
     else this.contents.set(id, bytes);
+  }
+
+  /**
+   * @param {string} id
+   * @param {VersionRecord | undefined} record the record to store, or undefined to delete
+   */
+  setVersion(id, record) {
+    const before = this.versions.get(id);
+    if (before !== undefined) {
+      const ofMemory = this.versionsByMemory.get(before.memoryId);
+      if (ofMemory) {
+        removeSorted(ofMemory, id);
+        if (ofMemory.length === 0) this.versionsByMemory.delete(before.memoryId);
+      }
+      if (typeof before.content === "string") {
+        const holders = this.versionsByContent.get(before.content);
+        holders?.delete(id);
+        if (holders?.size === 0) this.versionsByContent.delete(before.content);
+      }
+    }
+    if (record === undefined) {
+      if (before === undefined) return;
+      this.versions.delete(id);
+      removeSorted(this.versionIds, id);
+      return;
+    }
+    this.versions.set(id, record);
+    if (before === undefined) insertSorted(this.versionIds, id);
+    // Like an IndexedDB index, a record without a valid key for it is simply not indexed.
+    if (typeof record.memoryId === "string") {
+      let ofMemory = this.versionsByMemory.get(record.memoryId);
+      if (!ofMemory) this.versionsByMemory.set(record.memoryId, (ofMemory = []));
+      insertSorted(ofMemory, id);
+    }
+    if (typeof record.content === "string") {
+      let holders = this.versionsByContent.get(record.content);
+      if (!holders) this.versionsByContent.set(record.content, (holders = new Set()));
+      holders.add(id);
+    }
   }
 }
 
@@ -187,7 +266,7 @@ class InMemoryTx {
   hasChildren(path, cb) {
     this.#checkActive();
     const data = this.#data;
-    const i = data.lowerBound(path + "/");
+    const i = lowerBound(data.paths, path + "/");
     cb(i < data.paths.length && data.paths[i] < path + "0");
   }
 
@@ -204,12 +283,82 @@ class InMemoryTx {
     cb(bytes === undefined ? undefined : bytes.slice());
   }
 
+  /** @param {string} id @param {(record: FileRecord | null) => void} cb */
+  getFileById(id, cb) {
+    this.#checkActive();
+    const path = this.#data.pathById.get(id);
+    const record = path === undefined ? undefined : this.#data.files.get(path);
+    cb(record === undefined ? null : { ...record });
+  }
+
+  /** @param {string} id @param {(record: VersionRecord | null) => void} cb */
+  getVersion(id, cb) {
+    this.#checkActive();
+    const record = this.#data.versions.get(id);
+    cb(record === undefined ? null : copyVersion(record));
+  }
+
+  /**
+   * Up to `limit` versions, newest (highest id) first: of memory `memoryId` if given, with
+   * ids below `below` if given.
+   * @param {string | null} memoryId
+   * @param {string | null} below
+   * @param {number} limit
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getVersionsDesc(memoryId, below, limit, cb) {
+    this.#checkActive();
+    const data = this.#data;
+    const ids = memoryId === null ? data.versionIds : data.versionsByMemory.get(memoryId) ?? [];
+    const end = below === null ? ids.length : lowerBound(ids, below);
+    /** @type {VersionRecord[]} */
+    const out = [];
+    for (let i = end - 1; i >= 0 && out.length < limit; i--) {
+      out.push(copyVersion(/** @type {VersionRecord} */ (data.versions.get(ids[i]))));
+    }
+    cb(out);
+  }
+
+  /** @param {string} id @param {(records: VersionRecord[]) => void} cb */
+  getVersionsBelow(id, cb) {
+    this.#checkActive();
+    const data = this.#data;
+    const end = lowerBound(data.versionIds, id);
+    cb(data.versionIds.slice(0, end).map((v) => copyVersion(/** @type {VersionRecord} */ (data.versions.get(v)))));
+  }
+
+  /** @param {string} key @param {(ids: string[]) => void} cb */
+  getVersionIdsWithContent(key, cb) {
+    this.#checkActive();
+    cb([...(this.#data.versionsByContent.get(key) ?? [])].sort());
+  }
+
+  /** @param {(id: string | null) => void} cb */
+  getNewestVersionId(cb) {
+    this.#checkActive();
+    cb(this.#data.versionIds.at(-1) ?? null);
+  }
+
+  /** @param {(ids: string[]) => void} cb */
+  getVersionIds(cb) {
+    this.#checkActive();
+    cb(this.#data.versionIds.slice());
+  }
+
   /** @param {FileRecord} record */
   putFile(record) {
     this.#checkWritable();
-    const path = record.path;
+    const path = record?.path;
     if (typeof path !== "string") {
       throw new MemoryToolError("STORAGE_FAILED", "A file record must have a string path.");
+    }
+    // The `id` index is unique, as in IndexedDB: two paths never hold one memory.
+    const holder = typeof record.id === "string" ? this.#data.pathById.get(record.id) : undefined;
+    if (holder !== undefined && holder !== path) {
+      throw new MemoryToolError(
+        "STORAGE_FAILED",
+        `A file record's id must be unique: ${record.id} is already at another path.`,
+      );
     }
     const before = this.#data.files.get(path);
     this.#undo.push(() => this.#data.setFile(path, before));
@@ -243,6 +392,26 @@ class InMemoryTx {
     this.#data.setContent(id, undefined);
   }
 
+  /** @param {VersionRecord} record */
+  putVersion(record) {
+    this.#checkWritable();
+    const id = record?.id;
+    if (typeof id !== "string") {
+      throw new MemoryToolError("STORAGE_FAILED", "A version record must have a string id.");
+    }
+    const before = this.#data.versions.get(id);
+    this.#undo.push(() => this.#data.setVersion(id, before));
+    this.#data.setVersion(id, copyVersion(record));
+  }
+
+  /** @param {string} id */
+  deleteVersion(id) {
+    this.#checkWritable();
+    const before = this.#data.versions.get(id);
+    this.#undo.push(() => this.#data.setVersion(id, before));
+    this.#data.setVersion(id, undefined);
+  }
+
   /** Takes back every write of this transaction, newest first. */
   rollBack() {
     for (let i = this.#undo.length - 1; i >= 0; i--) this.#undo[i]();
@@ -270,4 +439,17 @@ class InMemoryTx {
       throw new MemoryToolError("STORAGE_FAILED", "Cannot write in a readonly transaction.");
     }
   }
+}
+
+/**
+ * A copy of a version record that shares nothing with it (`createdBy` is an object).
+ * @param {VersionRecord} record
+ * @returns {VersionRecord}
+ */
+function copyVersion(record) {
+  const copy = { ...record };
+  if (typeof copy.createdBy === "object" && copy.createdBy !== null) {
+    copy.createdBy = structuredClone(copy.createdBy);
+  }
+  return copy;
 }

@@ -1,0 +1,194 @@
+// Change events: after a transaction commits, every version it wrote becomes one event for
+// the listeners of `MemoryTool.subscribe`, in this context and (IndexedDB) in every other tab
+// and worker of the origin, over a BroadcastChannel opened lazily and closed on `pagehide`.
+
+/** @typedef {import("./index.js").ChangeEvent} ChangeEvent */
+/** @typedef {import("./index.js").ChangeListener} ChangeListener */
+/** @typedef {import("./index.js").VersionRecord} VersionRecord */
+/** @typedef {import("./index.js").EventScope} EventScope */
+
+/** Marks our messages on a channel, so anything else posted there is ignored. */
+const MESSAGE_KIND = "memory-tool-wasm/changes";
+
+/**
+ * The events of one committed transaction: one per version it wrote (`putVersion`), in write
+ * order. `origin` is left for delivery to set.
+ * @param {string} store the store's name
+ * @param {ReadonlyArray<{ op: string, record?: unknown }>} writes the outcome's writes
+ * @returns {Array<Omit<ChangeEvent, "origin">>}
+ */
+export function eventsOf(store, writes) {
+  const events = [];
+  for (const write of writes) {
+    if (write.op !== "putVersion") continue;
+    const record = /** @type {VersionRecord} */ (write.record);
+    events.push({
+      type: /** @type {const} */ ("change"),
+      store,
+      memory_id: record.memoryId,
+      path: record.path ?? null,
+      operation: record.operation,
+      version_id: record.id,
+      redacted: record.redactedAt !== undefined && record.redactedAt !== null,
+      created_by: record.createdBy ?? null,
+    });
+  }
+  return events;
+}
+
+/** Feeds by scope key, then by name: one feed per store per context. */
+const feeds = /** @type {WeakMap<object, Map<string, ChangeFeed>>} */ (new WeakMap());
+
+/**
+ * The change feed of a store in this context: every MemoryTool whose storage names the same
+ * scope shares it.
+ * @param {EventScope} scope
+ * @returns {ChangeFeed}
+ */
+export function changeFeed(scope) {
+  let byName = feeds.get(scope.key);
+  if (!byName) feeds.set(scope.key, (byName = new Map()));
+  let feed = byName.get(scope.name);
+  if (!feed) byName.set(scope.name, (feed = new ChangeFeed(scope.channel ?? null)));
+  return feed;
+}
+
+/**
+ * The listeners of one store in this context, and its BroadcastChannel (if it has one).
+ */
+export class ChangeFeed {
+  /** @type {Set<{ listener: ChangeListener }>} */
+  #subscriptions = new Set();
+  /** @type {string | null} */
+  #channelName;
+  /** @type {BroadcastChannel | null} */
+  #channel = null;
+  #hooked = false;
+
+  /** @param {string | null} channelName the BroadcastChannel's name; null for none */
+  constructor(channelName) {
+    this.#channelName = typeof globalThis.BroadcastChannel === "function" ? channelName : null;
+  }
+
+  /**
+   * Adds a listener; returns the function that removes it (calling it twice is harmless).
+   * Each call adds a subscription, so one function subscribed twice hears every event twice.
+   * @param {ChangeListener} listener
+   * @returns {() => void}
+   */
+  subscribe(listener) {
+    const subscription = { listener };
+    this.#subscriptions.add(subscription);
+    this.#open();
+    return () => {
+      this.#subscriptions.delete(subscription);
+    };
+  }
+
+  /**
+   * Delivers a committed transaction's events to this context's listeners (origin "local")
+   * and posts them to other tabs and workers (there, origin "remote").
+   * @param {Array<Omit<ChangeEvent, "origin">>} events
+   */
+  publish(events) {
+    if (events.length === 0) return;
+    this.#deliver(events, "local");
+    const channel = this.#open();
+    if (!channel) return;
+    try {
+      channel.postMessage({ kind: MESSAGE_KIND, events });
+    } catch {
+      // A closed or unusable channel: other tabs miss these events; this tab's data is safe.
+    }
+  }
+
+  /**
+   * @param {ReadonlyArray<Omit<ChangeEvent, "origin">>} events
+   * @param {"local" | "remote"} origin
+   */
+  #deliver(events, origin) {
+    if (this.#subscriptions.size === 0) return;
+    for (const event of events) {
+      const delivered = freeze({ ...event, origin });
+      // A copy of the set: a listener may unsubscribe (or subscribe) while events go out.
+      for (const subscription of [...this.#subscriptions]) {
+        if (!this.#subscriptions.has(subscription)) continue;
+        try {
+          subscription.listener(delivered);
+        } catch (error) {
+          // A listener's failure is its own: the change committed and the others still hear
+          // of it. Reported as an uncaught error would be, without unwinding anything.
+          report(error);
+        }
+      }
+    }
+  }
+
+  /** The channel, opened if needed; null when there is none (no name, or no BroadcastChannel). */
+  #open() {
+    if (this.#channel || this.#channelName === null) return this.#channel;
+    const channel = new BroadcastChannel(this.#channelName);
+    channel.onmessage = (event) => {
+      const data = event.data;
+      if (data?.kind !== MESSAGE_KIND || !Array.isArray(data.events)) return;
+      this.#deliver(data.events.filter(isEvent), "remote");
+    };
+    // Node: an open channel must not keep the process alive.
+    /** @type {{ unref?: () => void }} */ (/** @type {unknown} */ (channel)).unref?.();
+    this.#channel = channel;
+    this.#hook();
+    return channel;
+  }
+
+  /**
+   * Closes the channel when the page is hidden (so it can enter the back/forward cache) and
+   * reopens it when the page comes back, if anyone still listens.
+   */
+  #hook() {
+    if (this.#hooked) return;
+    const target = /** @type {any} */ (globalThis);
+    if (typeof target.addEventListener !== "function" || !("onpagehide" in target)) return;
+    this.#hooked = true;
+    target.addEventListener("pagehide", () => {
+      this.#channel?.close();
+      this.#channel = null;
+    });
+    target.addEventListener("pageshow", () => {
+      if (this.#subscriptions.size > 0) this.#open();
+    });
+  }
+}
+
+/**
+ * Whether a message's item looks like one of our events (another version of the package in
+ * another tab may post more fields; fewer is not ours).
+ * @param {unknown} value
+ */
+function isEvent(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const event = /** @type {Record<string, unknown>} */ (value);
+  return typeof event.memory_id === "string" && typeof event.version_id === "string";
+}
+
+/**
+ * Freezes an event and its `created_by`, so listeners cannot change what others see.
+ * @template {object} T
+ * @param {T} event
+ * @returns {T}
+ */
+function freeze(event) {
+  const createdBy = /** @type {{ created_by?: unknown }} */ (event).created_by;
+  if (typeof createdBy === "object" && createdBy !== null) Object.freeze(createdBy);
+  return Object.freeze(event);
+}
+
+/**
+ * Reports a listener's error the way the platform reports an uncaught one (the console, and
+ * `error` listeners), or on the console where there is no `reportError` (Node 20).
+ * @param {unknown} error
+ */
+function report(error) {
+  const platform = /** @type {{ reportError?: (error: unknown) => void }} */ (globalThis);
+  if (typeof platform.reportError === "function") platform.reportError(error);
+  else console.error("memory-tool-wasm: a change listener threw:", error);
+}

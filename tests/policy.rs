@@ -1,0 +1,164 @@
+//! The write policy: the host's hook (allow, rewrite, refuse) and the opt-in credential filter
+//! apply to every write of content, from the tool, the host API and imports.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+use common::result;
+use memory_tool_wasm::engine::Decision;
+use memory_tool_wasm::mem_store::WritePolicy;
+use memory_tool_wasm::{Config, MemStore, Operation};
+
+const KEY: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+
+fn filtered() -> MemStore {
+    let mut store = MemStore::new(Config {
+        secret_filter: true,
+        ..Config::default()
+    });
+    store.execute(r#"{"command":"create","path":"/memories/n.md","file_text":"note\n"}"#);
+    store
+}
+
+fn refused(store: &mut MemStore, operation: Operation, want: &str) {
+    let (files, versions) = (store.files.clone(), store.versions.clone());
+    let outcome = store.run(operation);
+    assert_eq!(result(&outcome), (want.to_string(), true));
+    assert_eq!(outcome.error.map(|c| c.as_str()), Some("POLICY_REFUSED"));
+    assert_eq!(store.files, files);
+    assert_eq!(store.versions, versions);
+}
+
+#[test]
+fn the_credential_filter_guards_every_write() {
+    let mut st = filtered();
+    let secret = |path: &str| {
+        format!("Error: Cannot write {path}: the content looks like it holds an Anthropic API key; memories must not store secrets")
+    };
+    refused(
+        &mut st,
+        Operation::tool(&format!(
+            r#"{{"command":"create","path":"/memories/k.md","file_text":"key {KEY}"}}"#
+        )),
+        &secret("/memories/k.md"),
+    );
+    refused(
+        &mut st,
+        Operation::tool(&format!(
+            r#"{{"command":"str_replace","path":"/memories/n.md","old_str":"note","new_str":"{KEY}"}}"#
+        )),
+        &secret("/memories/n.md"),
+    );
+    refused(
+        &mut st,
+        Operation::tool(&format!(
+            r#"{{"command":"insert","path":"/memories/n.md","insert_line":1,"insert_text":"{KEY}"}}"#
+        )),
+        &secret("/memories/n.md"),
+    );
+    refused(
+        &mut st,
+        Operation::host_write("/memories/w.md", KEY.as_bytes().to_vec()),
+        &secret("/memories/w.md"),
+    );
+    refused(
+        &mut st,
+        Operation::host(&format!(
+            r#"{{"call":"memories.create","path":"/h.md","content":"{KEY}"}}"#
+        )),
+        &secret("/h.md"),
+    );
+    let id = st.files["/n.md"].id.clone();
+    refused(
+        &mut st,
+        Operation::host(&format!(
+            r#"{{"call":"memories.update","id":"{id}","content":"{KEY}"}}"#
+        )),
+        &secret("/n.md"),
+    );
+    // Ordinary notes pass.
+    let ok = st.execute(r#"{"command":"create","path":"/memories/ok.md","file_text":"AWS keys start with AKIA; never store them."}"#);
+    assert!(!ok.is_error());
+}
+
+#[test]
+fn the_filter_is_off_unless_asked() {
+    let mut st = MemStore::new(Config::default());
+    let outcome = st.execute(&format!(
+        r#"{{"command":"create","path":"/memories/k.md","file_text":"{KEY}"}}"#
+    ));
+    assert!(!outcome.is_error());
+}
+
+fn hook(path: &str, source: &str, bytes: &[u8]) -> Decision {
+    let text = String::from_utf8_lossy(bytes);
+    if path.starts_with("/memories/locked/") {
+        Decision::Refuse(format!(
+            "{source} writes under /memories/locked are not allowed"
+        ))
+    } else if text.contains("SSN") {
+        Decision::Rewrite(text.replace("123-45-6789", "[redacted]").into_bytes())
+    } else {
+        Decision::Allow
+    }
+}
+
+#[test]
+fn the_hook_allows_rewrites_and_refuses() {
+    let mut st = MemStore::new(Config {
+        write_hook: true,
+        ..Config::default()
+    });
+    st.policy = Some(WritePolicy(hook));
+    refused(
+        &mut st,
+        Operation::tool(r#"{"command":"create","path":"/memories/locked/a","file_text":"x"}"#),
+        "Error: Cannot write /memories/locked/a: tool writes under /memories/locked are not allowed",
+    );
+    st.actor = r#"{"type":"api"}"#.into();
+    refused(
+        &mut st,
+        Operation::host(r#"{"call":"memories.create","path":"/locked/b","content":"x"}"#),
+        "Error: Cannot write /locked/b: api writes under /memories/locked are not allowed",
+    );
+    st.actor = r#"{"type":"tool","tool_use_id":null}"#.into();
+    let created = st.execute(
+        r#"{"command":"create","path":"/memories/p.md","file_text":"line\nSSN 123-45-6789\nend"}"#,
+    );
+    assert_eq!(
+        result(&created),
+        ("File created successfully at: /memories/p.md".into(), false)
+    );
+    assert_eq!(st.text_at("/p.md"), Some("line\nSSN [redacted]\nend"));
+    let record = &st.files["/p.md"];
+    assert_eq!(
+        record.sha256,
+        memory_tool_wasm::record::sha256_hex(b"line\nSSN [redacted]\nend")
+    );
+    // The snippet shows what was stored.
+    let edited = st.execute(r#"{"command":"str_replace","path":"/memories/p.md","old_str":"end","new_str":"SSN 123-45-6789 again"}"#);
+    assert_eq!(
+        result(&edited).0,
+        "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n     1\tline\n     2\tSSN [redacted]\n     3\tSSN [redacted] again"
+    );
+}
+
+#[test]
+fn imports_are_vetted_and_never_rewritten() {
+    let mut source = MemStore::new(Config::default());
+    source.execute(r#"{"command":"create","path":"/memories/p.md","file_text":"SSN 123-45-6789"}"#);
+    let bundle = source
+        .run(Operation::host(r#"{"call":"export"}"#))
+        .value
+        .unwrap_or_default();
+    let mut target = MemStore::new(Config {
+        write_hook: true,
+        ..Config::default()
+    });
+    target.policy = Some(WritePolicy(hook));
+    target.actor = r#"{"type":"import"}"#.into();
+    let outcome = target.run(Operation::host(&format!(
+        r#"{{"call":"import","bundle":{bundle}}}"#
+    )));
+    assert_eq!(outcome.error.map(|c| c.as_str()), Some("POLICY_REFUSED"));
+    assert!(target.files.is_empty());
+}
