@@ -128,6 +128,9 @@ pub enum Read {
     NewestVersionId,
     /// Every version id of the store.
     VersionIds,
+    /// Every record of mount number `n` (its whole tree), for the view of `/memories` when it
+    /// holds several mounts.
+    MountTree(usize),
     /// The host's write policy: may these bytes be written at this tool path? Answered with
     /// allow, refuse (with a reason) or rewritten bytes.
     Policy {
@@ -170,6 +173,7 @@ impl Read {
             }
             Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
             Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
+            Read::MountTree(n) => format!("{{\"kind\":\"subtree\",\"path\":\"\",\"mount\":{n}}}"),
             Read::Policy { path, source, .. } => format!(
                 "{{\"kind\":\"policy\",\"path\":{},\"source\":{}}}",
                 quote(path),
@@ -245,7 +249,7 @@ impl Answer {
                 Json::Str(s) => Some(Answer::VersionId(Some(s.text))),
                 _ => None,
             },
-            Read::Subtree(_) => match json {
+            Read::Subtree(_) | Read::MountTree(_) => match json {
                 Json::Array(items) => items
                     .iter()
                     .map(FileRecord::from_json)
@@ -460,6 +464,14 @@ impl Snapshot {
         }
     }
 
+    /// The records of mount `n` (after `need(MountTree(n))`).
+    pub fn mount_tree(&self, n: usize) -> &[FileRecord] {
+        match self.answer(&Read::MountTree(n)) {
+            Some(Answer::Subtree(records)) => records,
+            _ => &[],
+        }
+    }
+
     /// Whether anything lies below `key` (after `need(HasChildren(key))` or `Subtree(key)`).
     pub fn has_children(&self, key: &str) -> bool {
         match self.answer(&Read::HasChildren(key.to_string())) {
@@ -542,6 +554,21 @@ pub struct Context {
     pub seed: [u8; 16],
     /// Who the change is by, as a JSON object (recorded in versions' `created_by`).
     pub actor: String,
+    /// The tool path of the store's root: `/memories`, or `/memories/<slug>` with several
+    /// mounts.
+    pub mount_prefix: String,
+}
+
+impl Context {
+    /// The tool path of store key `key`.
+    pub fn tool_path(&self, key: &str) -> String {
+        format!("{}{key}", self.mount_prefix)
+    }
+
+    /// Whether the store is mounted below `/memories` rather than as `/memories` itself.
+    pub fn is_sub_mount(&self) -> bool {
+        self.mount_prefix != crate::path::MOUNT
+    }
 }
 
 impl Context {
@@ -560,6 +587,20 @@ pub struct Task {
 }
 
 impl Task {
+    /// A task that is already answered (routing refused it before any storage).
+    pub fn finished(outcome: Outcome, context: Context) -> Task {
+        Task {
+            operation: crate::commands::Operation::Host(Err(ToolError::new(
+                ErrorCode::InvalidInput,
+                "",
+            ))),
+            context,
+            snapshot: Snapshot::default(),
+            pending: Vec::new(),
+            outcome: Some(outcome),
+        }
+    }
+
     /// Starts `operation`; it may finish at once (bad input) or ask for reads.
     pub fn new(operation: crate::commands::Operation, context: Context) -> Task {
         let mut task = Task {

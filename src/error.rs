@@ -22,6 +22,10 @@ pub enum ErrorCode {
     Redacted,
     InvalidBundle,
     PolicyRefused,
+    TooManyMounts,
+    SlugConflict,
+    Archived,
+    InvalidOptions,
 }
 
 impl ErrorCode {
@@ -46,6 +50,10 @@ impl ErrorCode {
             ErrorCode::Redacted => "REDACTED",
             ErrorCode::InvalidBundle => "INVALID_BUNDLE",
             ErrorCode::PolicyRefused => "POLICY_REFUSED",
+            ErrorCode::TooManyMounts => "TOO_MANY_MOUNTS",
+            ErrorCode::SlugConflict => "SLUG_CONFLICT",
+            ErrorCode::Archived => "ARCHIVED",
+            ErrorCode::InvalidOptions => "INVALID_OPTIONS",
         }
     }
 }

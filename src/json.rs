@@ -122,6 +122,22 @@ impl Json {
         (parser.pos == parser.bytes.len()).then_some(value)
     }
 
+    /// A string value.
+    pub fn string(text: &str) -> Json {
+        Json::Str(JsonStr {
+            text: text.to_string(),
+            lone_surrogate: false,
+        })
+    }
+
+    /// An integer value.
+    pub fn int(n: i64) -> Json {
+        Json::Number(JsonNumber {
+            integer: Some(n),
+            text: n.to_string(),
+        })
+    }
+
     /// The member `key` of an object (the last one if repeated); `None` for other values.
     pub fn get(&self, key: &str) -> Option<&Json> {
         match self {

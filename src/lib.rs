@@ -18,6 +18,7 @@ pub mod input;
 pub mod json;
 pub mod listing;
 pub mod mem_store;
+pub mod mounts;
 pub mod path;
 pub mod record;
 pub mod render;

@@ -36,13 +36,33 @@ impl Entry {
     }
 }
 
-/// Renders the view of the directory `dir_key` (`""` for the root) from every file record below
-/// it. The header echoes the path as the model sent it (`raw_path`); the lines use the
-/// canonical tool path.
-pub fn render_directory(raw_path: &str, dir_key: &str, files: &[FileRecord]) -> String {
-    let shown_path = crate::path::tool_path(dir_key);
-    let shown_path = shown_path.as_str();
+/// Renders the view of the directory `dir_key` (`""` for the root), shown at tool path
+/// `shown_path`, from every file record below it. The header echoes the path as the model sent
+/// it (`raw_path`); the lines use the canonical tool path.
+pub fn render_directory(
+    raw_path: &str,
+    shown_path: &str,
+    dir_key: &str,
+    files: &[FileRecord],
+) -> String {
+    render_tree(raw_path, shown_path, dir_key, files, &[])
+}
+
+/// `render_directory`, with `empty_dirs` (child names) shown as directories even when nothing
+/// lies below them: the mounts of `/memories`.
+pub fn render_tree(
+    raw_path: &str,
+    shown_path: &str,
+    dir_key: &str,
+    files: &[FileRecord],
+    empty_dirs: &[&str],
+) -> String {
     let mut root = Entry::default();
+    for name in empty_dirs {
+        if let Some(child) = root.child(name) {
+            child.is_dir = true;
+        }
+    }
     let prefix_len = dir_key.len() + 1;
     for file in files {
         let Some(relative) = file.path.get(prefix_len..) else {

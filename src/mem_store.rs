@@ -19,6 +19,8 @@ pub struct MemStore {
     pub actor: String,
     /// The host's write policy (with `config.write_hook`): tool path, source, bytes → decision.
     pub policy: Option<WritePolicy>,
+    /// The tool path of the store's root (`/memories`, or `/memories/<slug>` in a `MemMounts`).
+    pub mount_prefix: String,
     seed_counter: u64,
 }
 
@@ -45,6 +47,7 @@ impl MemStore {
             config,
             clock: 1_767_225_600_000,
             actor: r#"{"type":"tool","tool_use_id":null}"#.to_string(),
+            mount_prefix: crate::path::MOUNT.to_string(),
             ..MemStore::default()
         }
     }
@@ -65,6 +68,7 @@ impl MemStore {
             now: self.clock,
             seed,
             actor: self.actor.clone(),
+            mount_prefix: self.mount_prefix.clone(),
         };
         let mut task = Task::new(operation, context);
         // Commands need a few rounds at most; the bound guards against a looping bug.
@@ -90,6 +94,8 @@ impl MemStore {
         match read {
             Read::File(key) => Answer::File(self.files.get(key).cloned()),
             Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect()),
+            // One store: the mounts of a `MemMounts` answer this one themselves.
+            Read::MountTree(_) => Answer::Subtree(self.files.values().cloned().collect()),
             Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
             Read::Count => Answer::Count(self.files.len() as u64),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
@@ -169,5 +175,77 @@ impl MemStore {
     pub fn text_at(&self, key: &str) -> Option<&str> {
         let record = self.files.get(key)?;
         std::str::from_utf8(self.contents.get(&record.content)?).ok()
+    }
+}
+
+/// Several `MemStore`s mounted in one tool, routed as the wasm `Engine` routes them.
+#[derive(Clone, Debug)]
+pub struct MemMounts {
+    pub mounts: crate::mounts::Mounts,
+    pub stores: Vec<MemStore>,
+}
+
+impl MemMounts {
+    /// Stores for `mounts` (from `Mounts::from_json`), each with its mount's config and prefix.
+    pub fn new(mounts: crate::mounts::Mounts) -> MemMounts {
+        let stores = (0..mounts.len())
+            .map(|i| {
+                let mut store = MemStore::new(mounts.config(i));
+                store.mount_prefix = mounts.prefix(i);
+                store
+            })
+            .collect();
+        MemMounts { mounts, stores }
+    }
+
+    /// Runs a tool command given as JSON text.
+    pub fn execute(&mut self, input_json: &str) -> Outcome {
+        use crate::mounts::Routed;
+        let several = self.stores.len() > 1;
+        match self.mounts.route(Operation::tool(input_json)) {
+            Routed::Mount(i, operation) => match self.stores.get_mut(i) {
+                Some(store) => {
+                    let actor = store.actor.clone();
+                    if several {
+                        store.actor = crate::mounts::actor_in_mount(&actor, &store.mount_prefix);
+                    }
+                    let outcome = store.run(operation);
+                    store.actor = actor;
+                    outcome
+                }
+                None => Outcome::text("internal error: no such mount", vec![]),
+            },
+            Routed::Done(outcome) => outcome,
+            Routed::All(operation) => {
+                let context = Context {
+                    config: self.mounts.config(0),
+                    now: 0,
+                    seed: [0; 16],
+                    actor: "null".into(),
+                    mount_prefix: crate::path::MOUNT.into(),
+                };
+                let mut task = Task::new(operation, context);
+                let answers: Vec<Answer> = task
+                    .reads()
+                    .iter()
+                    .map(|read| match read {
+                        Read::MountTree(i) => Answer::Subtree(
+                            self.stores
+                                .get(*i)
+                                .map(|s| s.files.values().cloned().collect())
+                                .unwrap_or_default(),
+                        ),
+                        _ => Answer::Subtree(Vec::new()),
+                    })
+                    .collect();
+                for (i, answer) in answers.into_iter().enumerate() {
+                    task.supply(i, answer);
+                }
+                task.resume();
+                task.take_outcome().unwrap_or_else(|| {
+                    Outcome::text("internal error: command did not finish", vec![])
+                })
+            }
+        }
     }
 }

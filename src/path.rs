@@ -19,6 +19,8 @@ pub struct MemoryPath {
     key: String,
     raw_segments: Vec<String>,
     trailing_slash: bool,
+    /// Leading raw segments that name the mount (1 under `/memories/<slug>/`, else 0).
+    mount_segments: usize,
 }
 
 impl MemoryPath {
@@ -60,7 +62,27 @@ impl MemoryPath {
             key: nfc(&key),
             raw_segments: segments.iter().map(|s| s.to_string()).collect(),
             trailing_slash,
+            mount_segments: 0,
         })
+    }
+
+    /// The same path seen from inside the mount named by its first segment: the key loses
+    /// that segment (`/slug/a/b` → `/a/b`). The raw spelling stays, for messages.
+    pub fn rebased(&self) -> MemoryPath {
+        let key = match self.key.get(1..).and_then(|k| k.find('/')) {
+            Some(at) => self.key.get(at + 1..).unwrap_or_default().to_string(),
+            None => String::new(),
+        };
+        MemoryPath {
+            key,
+            mount_segments: 1,
+            ..self.clone()
+        }
+    }
+
+    /// The first segment of the key (a mount's slug when there are several mounts).
+    pub fn first_segment(&self) -> Option<&str> {
+        self.key.get(1..).map(|k| k.split('/').next().unwrap_or(k))
     }
 
     /// The path as the model spelled it.
@@ -87,10 +109,11 @@ impl MemoryPath {
         ancestor_keys(&self.key)
     }
 
-    /// The raw path cut after its segment number `depth` (1-based), as the model spelled it.
+    /// The raw path cut after the key's segment number `depth` (1-based), as the model
+    /// spelled it.
     pub fn raw_prefix(&self, depth: usize) -> String {
         let mut out = String::from(MOUNT);
-        for segment in self.raw_segments.iter().take(depth) {
+        for segment in self.raw_segments.iter().take(depth + self.mount_segments) {
             out.push('/');
             out.push_str(segment);
         }

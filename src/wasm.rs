@@ -2,7 +2,8 @@
 //! out, one `Task` per command (see docs/ARCHITECTURE.md).
 
 use crate::commands::Operation;
-use crate::engine::{Answer, Config, Context, Read};
+use crate::engine::{Answer, Context, Outcome, Read};
+use crate::mounts::{Mounts, Routed};
 use wasm_bindgen::prelude::*;
 
 fn js_error(message: impl Into<String>) -> JsValue {
@@ -19,48 +20,121 @@ fn js_sys_error(message: &str) -> JsValue {
     js_sys_error_ctor(message)
 }
 
-/// Limits and access for the commands it starts.
+/// A store name's mount slug ("Demo Memory" → `demo-memory`).
+#[wasm_bindgen]
+pub fn slug(name: &str) -> String {
+    crate::mounts::slug(name)
+}
+
+/// Checks `MemoryTool.open`'s mounts against the stores' records (see `mounts::plan_mounts`):
+/// `{"ok": plan}` or `{"error": {"code", "message"}}`.
+#[wasm_bindgen(js_name = planMounts)]
+pub fn plan_mounts(request_json: &str) -> String {
+    match crate::mounts::plan_mounts(request_json) {
+        Ok(plan) => format!("{{\"ok\":{plan}}}"),
+        Err(e) => format!(
+            "{{\"error\":{{\"code\":{},\"message\":{}}}}}",
+            crate::json::quote(e.code.as_str()),
+            crate::json::quote(&e.message)
+        ),
+    }
+}
+
+/// The system-prompt text for mounts given as `[{"name","path","access","description",
+/// "instructions"}]`.
+#[wasm_bindgen(js_name = systemPrompt)]
+pub fn system_prompt(mounts_json: &str) -> Result<String, JsValue> {
+    let mounts = crate::mounts::mount_infos(mounts_json).map_err(js_error)?;
+    Ok(crate::mounts::system_prompt(&mounts))
+}
+
+/// The mounted stores (limits and access of each) for the commands it starts.
 #[wasm_bindgen]
 pub struct Engine {
-    config: Config,
+    mounts: Mounts,
 }
 
 #[wasm_bindgen]
 impl Engine {
-    /// `configJson`: `{"maxFileBytes","maxFiles","readOnly","maxViewChars","createOverwrites"}`.
+    /// `configJson`: one store's `{"maxFileBytes","maxFiles","readOnly","maxViewChars",
+    /// "createOverwrites","retentionMs","secretFilter","writeHook"}`, or several as
+    /// `{"mounts":[{"slug", …the same}]}`.
     #[wasm_bindgen(constructor)]
     pub fn new(config_json: &str) -> Result<Engine, JsValue> {
         #[cfg(debug_assertions)]
         console_error_panic_hook::set_once();
-        let config = Config::from_json(config_json).map_err(js_error)?;
-        Ok(Engine { config })
+        let mounts = Mounts::from_json(config_json).map_err(js_error)?;
+        Ok(Engine { mounts })
     }
 
-    fn task(&self, operation: Operation, now_ms: f64, entropy: &[u8], actor: &str) -> Task {
-        // An actor that is not a JSON object is recorded as unknown rather than trusted.
-        let actor = match crate::json::Json::parse(actor) {
-            Some(crate::json::Json::Object(_)) => actor,
-            _ => "null",
-        };
+    /// The mount slugs, in order (empty names for a single store).
+    pub fn slugs(&self) -> Vec<String> {
+        self.mounts.slugs()
+    }
+
+    fn routed(&self, operation: Operation, now_ms: f64, entropy: &[u8], actor: &str) -> Task {
+        match self.mounts.route(operation) {
+            Routed::Mount(mount, operation) => self.task(mount, operation, now_ms, entropy, actor),
+            Routed::All(operation) => {
+                let mut task = self.task(0, operation, now_ms, entropy, actor);
+                task.mount = -1;
+                task
+            }
+            Routed::Done(outcome) => self.done(outcome),
+        }
+    }
+
+    fn done(&self, outcome: Outcome) -> Task {
+        let context = self.context(0, 0.0, &[], "null");
+        Task {
+            inner: crate::engine::Task::finished(outcome, context),
+            mount: 0,
+        }
+    }
+
+    fn context(&self, mount: usize, now_ms: f64, entropy: &[u8], actor: &str) -> Context {
         let mut seed = [0u8; 16];
         for (slot, byte) in seed.iter_mut().zip(entropy) {
             *slot = *byte;
         }
-        let context = Context {
-            config: self.config.clone(),
+        let prefix = self.mounts.prefix(mount);
+        // With several mounts, versions also say which mount wrote them. An actor that is not
+        // a JSON object is recorded as unknown rather than trusted.
+        let actor = if self.mounts.len() > 1 {
+            crate::mounts::actor_in_mount(actor, &prefix)
+        } else {
+            match crate::json::Json::parse(actor) {
+                Some(crate::json::Json::Object(_)) => actor.to_string(),
+                _ => "null".to_string(),
+            }
+        };
+        Context {
+            config: self.mounts.config(mount),
             now: now_ms as i64,
             seed,
-            actor: actor.to_string(),
-        };
+            actor,
+            mount_prefix: prefix,
+        }
+    }
+
+    fn task(
+        &self,
+        mount: usize,
+        operation: Operation,
+        now_ms: f64,
+        entropy: &[u8],
+        actor: &str,
+    ) -> Task {
         Task {
-            inner: crate::engine::Task::new(operation, context),
+            inner: crate::engine::Task::new(operation, self.context(mount, now_ms, entropy, actor)),
+            mount: mount as i32,
         }
     }
 
     /// Starts a tool command from the model's input as JSON text. `actor_json` says who the
     /// change is by (`{"type":"tool","tool_use_id":…}`), recorded in versions.
     pub fn start(&self, input_json: &str, now_ms: f64, entropy: &[u8], actor_json: &str) -> Task {
-        self.task(Operation::tool(input_json), now_ms, entropy, actor_json)
+        self.routed(Operation::tool(input_json), now_ms, entropy, actor_json)
     }
 
     /// Starts a host write of `content` to the tool path `path`.
@@ -73,7 +147,7 @@ impl Engine {
         entropy: &[u8],
         actor_json: &str,
     ) -> Task {
-        self.task(
+        self.routed(
             Operation::host_write(path, content),
             now_ms,
             entropy,
@@ -81,7 +155,8 @@ impl Engine {
         )
     }
 
-    /// Starts a host call (`{"call":"memories.list", …}`, see docs/ARCHITECTURE.md).
+    /// Starts a host call (`{"call":"memories.list", …}`, see docs/ARCHITECTURE.md) on mount
+    /// number `mount` (0 for a single store).
     #[wasm_bindgen(js_name = startHost)]
     pub fn start_host(
         &self,
@@ -89,8 +164,21 @@ impl Engine {
         now_ms: f64,
         entropy: &[u8],
         actor_json: &str,
+        mount: usize,
     ) -> Task {
-        self.task(Operation::host(call_json), now_ms, entropy, actor_json)
+        if mount >= self.mounts.len() {
+            return self.done(Outcome::failure(crate::error::ToolError::new(
+                crate::error::ErrorCode::InvalidInput,
+                format!("no mount number {mount}"),
+            )));
+        }
+        self.task(
+            mount,
+            Operation::host(call_json),
+            now_ms,
+            entropy,
+            actor_json,
+        )
     }
 }
 
@@ -98,6 +186,8 @@ impl Engine {
 #[wasm_bindgen]
 pub struct Task {
     inner: crate::engine::Task,
+    /// The mount whose store the command runs on; -1 for all (the view of `/memories`).
+    mount: i32,
 }
 
 #[wasm_bindgen]
@@ -110,6 +200,12 @@ impl Task {
             "readonly"
         }
         .to_string()
+    }
+
+    /// The mount whose store the command runs on: -1 when it reads every mount (its reads then
+    /// name their `mount`).
+    pub fn mount(&self) -> i32 {
+        self.mount
     }
 
     /// Whether the outcome is ready (no storage needed when it is at once).

@@ -3,6 +3,7 @@
 
 use super::bundle::{Bundle, OnConflict};
 use super::memories::ListOptions;
+use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::error::{ErrorCode, ToolError};
 use crate::json::Json;
@@ -41,6 +42,17 @@ pub enum HostCall {
         bundle: Box<Bundle>,
         on_conflict: OnConflict,
     },
+    CreateStore(StoreFields),
+    ListStores {
+        include_archived: bool,
+    },
+    GetStore(String),
+    UpdateStore {
+        id: String,
+        fields: StoreFields,
+    },
+    ArchiveStore(String),
+    DeleteStore(String),
 }
 
 fn bad(message: String) -> ToolError {
@@ -186,6 +198,20 @@ impl HostCall {
                     })?,
                 }
             }
+            "stores.create" => HostCall::CreateStore(StoreFields::parse(&json)?),
+            "stores.list" => HostCall::ListStores {
+                include_archived: json
+                    .field("include_archived")
+                    .and_then(Json::as_bool)
+                    .unwrap_or(false),
+            },
+            "stores.get" => HostCall::GetStore(args.required("id")?.to_string()),
+            "stores.update" => HostCall::UpdateStore {
+                id: args.required("id")?.to_string(),
+                fields: StoreFields::parse(&json)?,
+            },
+            "stores.archive" => HostCall::ArchiveStore(args.required("id")?.to_string()),
+            "stores.delete" => HostCall::DeleteStore(args.required("id")?.to_string()),
             other => return Err(bad(format!("unknown call `{other}`"))),
         })
     }
@@ -200,6 +226,8 @@ impl HostCall {
                 | HostCall::ListVersions(_)
                 | HostCall::GetVersion(_)
                 | HostCall::Export { .. }
+                | HostCall::ListStores { .. }
+                | HostCall::GetStore(_)
         )
     }
 }

@@ -8,9 +8,14 @@ use crate::path::MemoryPath;
 
 pub fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     if path.is_root() {
+        let what = if cx.is_sub_mount() {
+            format!("the mount {}", cx.mount_prefix)
+        } else {
+            "the /memories directory".to_string()
+        };
         return Err(fail(
             ErrorCode::RootProtected,
-            "Error: Cannot delete the /memories directory itself".into(),
+            format!("Error: Cannot delete {what} itself"),
         ));
     }
     let key = path.key();

@@ -10,6 +10,7 @@ mod host;
 pub mod memories;
 mod policy;
 mod rename;
+pub mod stores;
 pub mod versions;
 mod view;
 
@@ -33,6 +34,8 @@ pub enum Operation {
     },
     /// A call of the host's memory, history or bundle API.
     Host(Result<HostCall, ToolError>),
+    /// The view of `/memories` when it holds several mounts: every mount's tree.
+    MountsView { raw: String, slugs: Vec<String> },
 }
 
 impl Operation {
@@ -60,6 +63,7 @@ impl Operation {
             Operation::Tool(Ok(command)) => command.writes(),
             Operation::Tool(Err(_)) | Operation::Host(Err(_)) => false,
             Operation::Host(Ok(call)) => call.writes(),
+            Operation::MountsView { .. } => false,
             Operation::HostWrite { .. } => true,
         }
     }
@@ -75,6 +79,7 @@ impl Operation {
             }
             Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
             Operation::Host(Ok(call)) => run_host(call, cx, snap),
+            Operation::MountsView { raw, slugs } => view::mounts(raw, slugs, snap),
         }
     }
 }
@@ -134,6 +139,12 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
             bundle,
             on_conflict,
         } => bundle::import(bundle, *on_conflict, cx, snap),
+        HostCall::CreateStore(fields) => stores::create(fields, cx, snap),
+        HostCall::ListStores { include_archived } => stores::list(*include_archived, snap),
+        HostCall::GetStore(id) => stores::get(id, snap),
+        HostCall::UpdateStore { id, fields } => stores::update(id, fields, cx, snap),
+        HostCall::ArchiveStore(id) => stores::archive(id, cx, snap),
+        HostCall::DeleteStore(id) => stores::delete(id, cx, snap),
     }
 }
 

@@ -6,7 +6,6 @@ use super::fail;
 use crate::engine::{Context, Decision, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::json::Json;
-use crate::path::tool_path;
 use crate::secrets::find_credential;
 use std::borrow::Cow;
 
@@ -41,7 +40,7 @@ pub fn vet_all<'b>(
         writes
             .iter()
             .map(|(key, _, bytes)| Read::Policy {
-                path: tool_path(key),
+                path: cx.tool_path(key),
                 source: source.clone(),
                 bytes: bytes.to_vec(),
             })

@@ -4,7 +4,7 @@ use super::history::{clock_read, Bytes, History};
 use super::{fail, file_on_the_way, placement_reads};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
-use crate::path::{tool_path, MemoryPath, MAX_PATH_BYTES};
+use crate::path::{MemoryPath, MAX_PATH_BYTES};
 use crate::record::FileRecord;
 use crate::render::group;
 
@@ -15,9 +15,14 @@ pub fn run(
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
     if old_path.is_root() {
+        let what = if cx.is_sub_mount() {
+            format!("the mount {}", cx.mount_prefix)
+        } else {
+            "the /memories directory".to_string()
+        };
         return Err(fail(
             ErrorCode::RootProtected,
-            "Error: Cannot rename the /memories directory itself".into(),
+            format!("Error: Cannot rename {what} itself"),
         ));
     }
     let (from, to) = (old_path.key(), new_path.key());
@@ -70,14 +75,14 @@ pub fn run(
     let mut history = History::new(cx, snap);
     for record in source {
         let moved_key = format!("{to}{}", record.path.get(from.len()..).unwrap_or_default());
-        if tool_path(&moved_key).len() > MAX_PATH_BYTES {
+        if cx.tool_path(&moved_key).len() > MAX_PATH_BYTES {
             return Err(fail(
                 ErrorCode::InvalidPath,
                 format!(
                     "Error: Cannot rename {} to {}: the path {} would be longer than {} bytes",
                     old_path.raw(),
                     new_path.raw(),
-                    tool_path(&moved_key),
+                    cx.tool_path(&moved_key),
                     group(MAX_PATH_BYTES as u64)
                 ),
             ));

@@ -4,8 +4,9 @@ use super::fail;
 use crate::engine::{Content, Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::json::JsonNumber;
-use crate::listing::render_directory;
+use crate::listing::{render_directory, render_tree};
 use crate::path::MemoryPath;
+use crate::record::FileRecord;
 use crate::render::{base64, format_size, numbered_lines};
 
 /// Files with more lines than this are not shown.
@@ -21,7 +22,7 @@ pub fn run(
     if path.is_root() {
         snap.need(vec![Read::Subtree(String::new())])?;
         return Ok(Outcome::text(
-            render_directory(path.raw(), "", snap.subtree("")),
+            render_directory(path.raw(), &cx.mount_prefix, "", snap.subtree("")),
             vec![],
         ));
     }
@@ -42,7 +43,7 @@ pub fn run(
         ));
     }
     Ok(Outcome::text(
-        render_directory(path.raw(), key, below),
+        render_directory(path.raw(), &cx.tool_path(key), key, below),
         vec![],
     ))
 }
@@ -151,4 +152,20 @@ fn image_type(bytes: &[u8]) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// `view /memories` over several mounts: one tree with each mount as a directory (shown even
+/// when empty).
+pub fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, Stop> {
+    snap.need((0..slugs.len()).map(Read::MountTree).collect())?;
+    let mut files: Vec<FileRecord> = Vec::new();
+    for (i, slug) in slugs.iter().enumerate() {
+        files.extend(snap.mount_tree(i).iter().map(|r| FileRecord {
+            path: format!("/{slug}{}", r.path),
+            ..r.clone()
+        }));
+    }
+    let empty: Vec<&str> = slugs.iter().map(String::as_str).collect();
+    let listing = render_tree(raw, crate::path::MOUNT, "", &files, &empty);
+    Ok(Outcome::text(listing, vec![]))
 }

@@ -1,23 +1,37 @@
 // The one error type of the package, and the one place where storage failures
 // (IndexedDB's DOMExceptions above all) become our stable codes.
 
+/** Properties of an error that details never overwrite. */
+const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
+
 /**
  * An error for the host application (never for the model): a stable `code` and a message.
- * Codes: the core's (`INVALID_PATH`, `NOT_FOUND`, `READ_ONLY`, `LIMIT_EXCEEDED`, …), plus
- * `QUOTA_EXCEEDED` and `STORAGE_FAILED` for storage, `INVALID_OPTIONS` for `MemoryTool.open`
- * and `INVALID_TOOL_USE` for `run`/`runAll`.
+ * Codes: the core's (`INVALID_PATH`, `NOT_FOUND`, `READ_ONLY`, `LIMIT_EXCEEDED`,
+ * `PRECONDITION_FAILED`, `PATH_CONFLICT`, `REDACT_HEAD`, …), plus `QUOTA_EXCEEDED` and
+ * `STORAGE_FAILED` for storage, `INVALID_OPTIONS` for `MemoryTool.open` and
+ * `INVALID_TOOL_USE` for `run`/`runAll`. Some host errors carry details from the core
+ * (`current_content_sha256`, `conflicting_memory_id`, `conflicting_path`, `memory_id`, …):
+ * in `detail`, and each also as a property of the error.
  */
 export class MemoryToolError extends Error {
   /**
    * @param {string} code stable error code
    * @param {string} message what went wrong, for the host's developer
-   * @param {{ cause?: unknown }} [options]
+   * @param {{ cause?: unknown, detail?: Record<string, unknown> }} [options]
    */
   constructor(code, message, options) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "MemoryToolError";
     /** @type {string} */
     this.code = code;
+    const detail = options?.detail;
+    if (detail !== undefined) {
+      /** @type {Record<string, unknown> | undefined} */
+      this.detail = detail;
+      for (const [key, value] of Object.entries(detail)) {
+        if (!OWN.has(key)) /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (this))[key] = value;
+      }
+    }
   }
 }
 

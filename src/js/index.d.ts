@@ -77,17 +77,52 @@ export type MemoryToolErrorCode =
   | "READ_ONLY"
   | "LIMIT_EXCEEDED"
   | "ROOT_PROTECTED"
+  | "PRECONDITION_FAILED"
+  | "REDACT_HEAD"
+  | "REDACTED"
+  | "INVALID_BUNDLE"
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE";
 
-/** The error host-facing calls throw: a stable `code` and a message. */
+/**
+ * Details some host errors carry (also copied onto the error itself):
+ * `PRECONDITION_FAILED` has `current_content_sha256` and `expected_content_sha256`;
+ * `PATH_CONFLICT` has `conflicting_path` and, when a memory is in the way,
+ * `conflicting_memory_id`; `REDACT_HEAD` has `memory_id`.
+ */
+export interface MemoryToolErrorDetail {
+  current_content_sha256?: string;
+  expected_content_sha256?: string;
+  conflicting_memory_id?: string;
+  conflicting_path?: string;
+  memory_id?: string;
+  [key: string]: unknown;
+}
+
+/** The error host-facing calls throw: a stable `code`, a message, and the core's details. */
 export class MemoryToolError extends Error {
-  constructor(code: string, message: string, options?: { cause?: unknown });
+  constructor(
+    code: string,
+    message: string,
+    options?: { cause?: unknown; detail?: Record<string, unknown> },
+  );
   readonly name: "MemoryToolError";
   /** One of `MemoryToolErrorCode`. */
   code: MemoryToolErrorCode | (string & {});
+  /** The core's details of a host error, when it has any. */
+  detail?: MemoryToolErrorDetail;
+  /** `PRECONDITION_FAILED`: the memory's sha now. */
+  current_content_sha256?: string;
+  /** `PRECONDITION_FAILED`: the sha the call expected. */
+  expected_content_sha256?: string;
+  /** `PATH_CONFLICT`: the memory in the way, if a memory is. */
+  conflicting_memory_id?: string;
+  /** `PATH_CONFLICT`: the path in the way. */
+  conflicting_path?: string;
+  /** `REDACT_HEAD`: the live memory whose head the version is. */
+  memory_id?: string;
 }
 
 /** Whether the model may write. */
@@ -114,6 +149,12 @@ export interface MemoryToolOptions {
   maxViewChars?: number;
   /** Let `create` overwrite an existing file instead of answering an error. Default false. */
   createOverwrites?: boolean;
+  /**
+   * How long versions are kept, in days (fractions allowed). Default 30. Older versions are
+   * pruned when the store opens with `"read_write"` access and on `versions.prune()`; the
+   * head of a live memory is always kept.
+   */
+  retentionDays?: number;
 }
 
 /** What `execute` resolves to. `code` is set on errors. */
@@ -125,24 +166,43 @@ export interface ExecuteResult {
 
 /** Options of `memories.list`. */
 export interface ListOptions {
-  /** Only memories under this prefix; must end with `/`. */
+  /** Only memories under this prefix; must start and end with `/` and matches whole segments. */
   path_prefix?: string;
   /** 0 or omitted: the whole subtree; 1: direct children, deeper entries as prefixes. */
   depth?: 0 | 1;
 }
 
-/** A memory as `memories.list` reports it. */
+/** Times are RFC 3339 UTC with milliseconds (`2026-11-29T21:41:14.000Z`). */
+export type Rfc3339 = string;
+
+/**
+ * A memory (the memory stores API's `memory`). Paths are store paths (`/notes/todo.md`, which
+ * the tool sees as `/memories/notes/todo.md`).
+ */
 export interface MemorySummary {
   type: "memory";
+  /** `mem_…`, kept across renames. */
   id: string;
   path: string;
+  /** Lowercase hex SHA-256 of the stored bytes. */
   content_sha256: string;
   content_size_bytes: number;
-  created_at: string;
-  updated_at: string;
+  /** The head version (`memver_…`); null for a memory stored before versions existed. */
+  memory_version_id?: string | null;
+  created_at: Rfc3339;
+  updated_at: Rfc3339;
 }
 
-/** A directory rolled up by `memories.list({ depth: 1 })`. */
+/**
+ * A memory with its content: `content` is the text, or null for bytes that are not UTF-8,
+ * which come as `content_base64`.
+ */
+export interface Memory extends MemorySummary {
+  content: string | null;
+  content_base64?: string;
+}
+
+/** A directory rolled up by `memories.list({ depth: 1 })`; its path ends with `/`. */
 export interface MemoryPrefix {
   type: "memory_prefix";
   path: string;
@@ -150,6 +210,229 @@ export interface MemoryPrefix {
 
 /** What `memories.list` resolves to: memories (and, with depth 1, prefixes) in path order. */
 export type MemoryList = Array<MemorySummary | MemoryPrefix>;
+
+/** `memories.create` parameters. */
+export interface CreateMemoryParams {
+  path: string;
+  content: string;
+}
+
+/** A precondition of `memories.update`. */
+export interface ContentSha256Precondition {
+  type: "content_sha256";
+  content_sha256: string;
+}
+
+/** `memories.update` parameters: a new path, new content, or both. */
+export interface UpdateMemoryParams {
+  path?: string;
+  content?: string;
+  /**
+   * Fails with `PRECONDITION_FAILED` (carrying `current_content_sha256`) unless the memory's
+   * sha is this one, or the memory already is in the requested state.
+   */
+  precondition?: ContentSha256Precondition;
+}
+
+/** `memories.delete` options. */
+export interface DeleteMemoryOptions {
+  /** Fails with `PRECONDITION_FAILED` unless the memory's sha is this one. */
+  expected_content_sha256?: string;
+}
+
+/** What `memories.delete` resolves to. */
+export interface MemoryDeleted {
+  type: "memory_deleted";
+  id: string;
+}
+
+/** The host's memory API. */
+export interface MemoriesApi {
+  /** Lists memories; `INVALID_PATH` / `INVALID_INPUT` for a bad prefix or depth. */
+  list(options?: ListOptions): Promise<MemoryList>;
+  /** The memory with its content; `NOT_FOUND` if no memory has the id. */
+  get(id: string): Promise<Memory>;
+  /** The memory at `path` with its content; `NOT_FOUND` if none is there. */
+  getByPath(path: string): Promise<Memory>;
+  /** Creates a memory; never overwrites (`PATH_CONFLICT`, naming what is in the way). */
+  create(params: CreateMemoryParams): Promise<Memory>;
+  /** Moves and/or rewrites a memory, keeping its id. */
+  update(id: string, params: UpdateMemoryParams): Promise<Memory>;
+  /** Deletes a memory; its versions stay. */
+  delete(id: string, options?: DeleteMemoryOptions): Promise<MemoryDeleted>;
+}
+
+/** What a version records. A rename is `modified` with the new path. */
+export type VersionOperation = "created" | "modified" | "deleted";
+
+/** Who made a change. */
+export type VersionActor =
+  | { type: "tool"; tool_use_id: string | null }
+  | { type: "api" }
+  | { type: "import" }
+  | { type: string; [key: string]: unknown };
+
+/** An immutable entry of a store's history (the memory stores API's `memory_version`). */
+export interface MemoryVersion {
+  type: "memory_version";
+  /** `memver_…`; ids sort in the order versions were written. */
+  id: string;
+  memory_id: string;
+  operation: VersionOperation;
+  /** The memory's path then; null once redacted. */
+  path: string | null;
+  /** Null for a deletion and once redacted. */
+  content_sha256: string | null;
+  content_size_bytes: number | null;
+  created_at: Rfc3339;
+  created_by: VersionActor | null;
+  redacted_at: Rfc3339 | null;
+  /** `versions.get` only: the text (null for bytes that are not UTF-8: see `content_base64`). */
+  content?: string | null;
+  content_base64?: string;
+}
+
+/** `versions.list` filters; versions come newest first. */
+export interface VersionFilters {
+  memory_id?: string;
+  operation?: VersionOperation;
+  /** Only versions created at or after this time (a Date or RFC 3339 text). */
+  created_at_gte?: Date | Rfc3339;
+  /** Only versions created at or before this time. */
+  created_at_lte?: Date | Rfc3339;
+  /** Only versions whose path lies below this prefix (ends with `/`). */
+  path_prefix?: string;
+  /** 1 to 100; default 20. */
+  limit?: number;
+  /** The `next_page` of the previous page. */
+  page?: string;
+}
+
+/** A page of versions. */
+export interface VersionPage {
+  data: MemoryVersion[];
+  /** Pass as `page` for the next page; null on the last one. */
+  next_page: string | null;
+}
+
+/** What `versions.prune` resolves to. */
+export interface PruneResult {
+  pruned_versions: number;
+  freed_contents: number;
+}
+
+/** The history API. */
+export interface VersionsApi {
+  /** Versions newest first, filtered and paged. */
+  list(filters?: VersionFilters): Promise<VersionPage>;
+  /** The version with its content; `NOT_FOUND` if none has the id. */
+  get(id: string): Promise<MemoryVersion>;
+  /**
+   * Clears a version's content, path, sha and size for good (the bytes go when no other
+   * version holds them). `REDACT_HEAD` for the current version of a live memory.
+   */
+  redact(id: string): Promise<MemoryVersion>;
+  /**
+   * Writes the version's content back as a new version of its memory; a deleted memory comes
+   * back at the version's path (`PATH_CONFLICT` if that is taken). `REDACTED` for a redacted
+   * version.
+   */
+  restore(id: string): Promise<MemorySummary>;
+  /** Deletes versions past the retention period, never a live memory's head. */
+  prune(): Promise<PruneResult>;
+}
+
+/** A memory in a bundle. */
+export interface BundleMemory {
+  id: string;
+  path: string;
+  content: string | null;
+  content_base64?: string;
+  content_sha256: string;
+  content_size_bytes: number;
+  created_at: Rfc3339;
+  updated_at: Rfc3339;
+  /** With versions only: the memory's head. */
+  memory_version_id?: string | null;
+}
+
+/** A version in a bundle (with its content, when it has any). */
+export interface BundleVersion {
+  id: string;
+  memory_id: string;
+  operation: VersionOperation;
+  path: string | null;
+  content: string | null;
+  content_base64?: string;
+  content_sha256: string | null;
+  content_size_bytes: number | null;
+  created_at: Rfc3339;
+  created_by: VersionActor | null;
+  redacted_at: Rfc3339 | null;
+}
+
+/** A whole store as JSON: what `export` gives and `import` takes. */
+export interface Bundle {
+  format: "memory-tool-wasm/bundle";
+  format_version: 1;
+  memories: BundleMemory[];
+  /** With `include_versions`: the retained history, oldest first. */
+  versions?: BundleVersion[];
+}
+
+/** `export` options. */
+export interface ExportOptions {
+  /** Include the retained history. Default false. */
+  include_versions?: boolean;
+}
+
+/** What `import` does with a memory whose place (path or id) is taken. */
+export type ImportConflictPolicy = "skip" | "overwrite" | "fail";
+
+/** Progress of an import: storage writes done of the total. */
+export interface ImportProgress {
+  done: number;
+  total: number;
+}
+
+/** `import` options. */
+export interface ImportOptions {
+  /** Default `"fail"`: a conflict throws `PATH_CONFLICT` and nothing is imported. */
+  onConflict?: ImportConflictPolicy;
+  /** Called with 0 before writing, then as writes complete (about every 1%), and at the end. */
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/** What `import` resolves to: memories by what happened to them, and versions added. */
+export interface ImportResult {
+  imported: number;
+  overwritten: number;
+  skipped: number;
+  unchanged: number;
+  versions: number;
+}
+
+/**
+ * One committed change: a version written. Redacting a version is a change too
+ * (`redacted: true`, no path).
+ */
+export interface ChangeEvent {
+  type: "change";
+  /** The store's name. */
+  store: string;
+  memory_id: string;
+  /** The memory's path in this version; null when redacted. */
+  path: string | null;
+  operation: VersionOperation;
+  version_id: string;
+  redacted: boolean;
+  created_by: VersionActor | null;
+  /** `"local"`: this context (tab, worker, process); `"remote"`: another tab or worker. */
+  origin: "local" | "remote";
+}
+
+/** A `subscribe` listener. What it throws is reported, and harms nothing else. */
+export type ChangeListener = (event: ChangeEvent) => void;
 
 /** Claude's memory tool (`memory_20250818`) over one store. */
 export class MemoryTool {
@@ -181,12 +464,23 @@ export class MemoryTool {
    * access; throws `MemoryToolError` with the core's code otherwise.
    */
   writeFile(path: string, content: string | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<void>;
-  /** Host-facing views of the store. */
-  readonly memories: {
-    /** Lists memories; throws `MemoryToolError` for bad options. */
-    list(options?: ListOptions): Promise<MemoryList>;
-  };
-  /** Closes the store; commands already running finish, later calls throw. */
+  /** The host's memory API (SPEC §5). Throws `MemoryToolError`s with the core's codes. */
+  readonly memories: MemoriesApi;
+  /** The history API. Throws `MemoryToolError`s with the core's codes. */
+  readonly versions: VersionsApi;
+  /** Exports the store as a bundle. */
+  export(options?: ExportOptions): Promise<Bundle>;
+  /**
+   * Imports a bundle in one transaction (all or nothing), checking every sha first
+   * (`INVALID_BUNDLE`). A JSON string is taken too.
+   */
+  import(bundle: Bundle | string, options?: ImportOptions): Promise<ImportResult>;
+  /**
+   * Hears every committed change of the store: from this context, and (IndexedDB) from other
+   * tabs and workers of the origin. Returns the function that unsubscribes.
+   */
+  subscribe(listener: ChangeListener): () => void;
+  /** Closes the store and ends its subscriptions; commands already running finish, later calls throw. */
   close(): void;
 }
 
@@ -196,11 +490,31 @@ export class MemoryTool {
 /** A file's metadata as stored; `path` is the key, times are epoch milliseconds. */
 export interface FileRecord {
   path: string;
+  /** The memory id (unique: the `id` index). */
   id: string;
   size: number;
   sha256: string;
   createdAt: number;
   updatedAt: number;
+  /** The head version id; absent or null in records stored before versions existed. */
+  version?: string | null;
+  /** The key of the bytes in the content store; absent in old records: then the memory id. */
+  content?: string;
+}
+
+/** A version as stored; `id` is the key. */
+export interface VersionRecord {
+  id: string;
+  memoryId: string;
+  operation: VersionOperation;
+  path: string | null;
+  size: number | null;
+  sha256: string | null;
+  /** The key of the bytes; left out (not null) when there are none, so indexes skip it. */
+  content?: string;
+  createdAt: number;
+  createdBy: VersionActor | null;
+  redactedAt: number | null;
 }
 
 export type TransactionMode = "readonly" | "readwrite";
@@ -211,6 +525,17 @@ export interface MemoryStorage {
   open(store: string): Promise<StoreHandle>;
 }
 
+/**
+ * Which MemoryTools hear a store's change events. Tools whose handles give the same `key`
+ * object and `name` share listeners in this context; with `channel`, events also go to other
+ * tabs and workers over `BroadcastChannel(channel)`.
+ */
+export interface EventScope {
+  key: object;
+  name: string;
+  channel?: string | null;
+}
+
 /** An open store. */
 export interface StoreHandle {
   /**
@@ -219,6 +544,11 @@ export interface StoreHandle {
    */
   transaction(mode: TransactionMode, body: (tx: StorageTx) => void): Promise<void>;
   close(): void;
+  /**
+   * Optional: where change events go. Without it, MemoryTools opened from one storage object
+   * with one store name share them, in this context only.
+   */
+  readonly eventScope?: EventScope;
 }
 
 /**
@@ -236,10 +566,34 @@ export interface StorageTx {
   countFiles(cb: (n: number) => void): void;
   /** The content stored under `id`, or undefined. */
   getContent(id: string, cb: (bytes: Uint8Array | undefined) => void): void;
+  /** The record whose memory id is `id` (the `id` index), or null. */
+  getFileById(id: string, cb: (record: FileRecord | null) => void): void;
+  /** The version record `id`, or null. */
+  getVersion(id: string, cb: (record: VersionRecord | null) => void): void;
+  /**
+   * Up to `limit` version records, newest (highest id) first; only of memory `memoryId` if
+   * not null; only ids below `below` if not null.
+   */
+  getVersionsDesc(
+    memoryId: string | null,
+    below: string | null,
+    limit: number,
+    cb: (records: VersionRecord[]) => void,
+  ): void;
+  /** Every version record with id below `id`, oldest first. */
+  getVersionsBelow(id: string, cb: (records: VersionRecord[]) => void): void;
+  /** The ids of the versions whose `content` is `key`. */
+  getVersionIdsWithContent(key: string, cb: (ids: string[]) => void): void;
+  /** The highest version id, or null. */
+  getNewestVersionId(cb: (id: string | null) => void): void;
+  /** Every version id. */
+  getVersionIds(cb: (ids: string[]) => void): void;
   putFile(record: FileRecord): void;
   deleteFile(path: string): void;
   putContent(id: string, bytes: Uint8Array): void;
   deleteContent(id: string): void;
+  putVersion(record: VersionRecord): void;
+  deleteVersion(id: string): void;
 }
 
 /** Options of `IndexedDbStorage`. */
@@ -257,7 +611,11 @@ export interface IndexedDbStorageOptions {
   durability?: "default" | "strict" | "relaxed";
 }
 
-/** Storage in the page's IndexedDB: one database per store, one transaction per command. */
+/**
+ * Storage in the page's IndexedDB: one database per store (schema version 2: `files`,
+ * `contents`, `versions`), one transaction per command. Change events cross tabs and workers
+ * on the BroadcastChannel named like the database (`dbPrefix + store`).
+ */
 export class IndexedDbStorage implements MemoryStorage {
   constructor(options?: IndexedDbStorageOptions);
   open(store: string): Promise<StoreHandle>;
@@ -265,7 +623,7 @@ export class IndexedDbStorage implements MemoryStorage {
 
 /**
  * Storage in plain Maps (Node, workers, tests). Stores opened from one instance share its
- * data; it lives as long as the instance.
+ * data; it lives as long as the instance. Change events stay in this context.
  */
 export class InMemoryStorage implements MemoryStorage {
   constructor();

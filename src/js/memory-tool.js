@@ -2,6 +2,7 @@
 // storage transaction. No command logic lives here: texts and rules come from the core.
 
 import { MemoryToolError, isStorageError, modelTextFor, toStorageError } from "./errors.js";
+import { changeFeed, eventsOf } from "./events.js";
 import { IndexedDbStorage } from "./storage-indexeddb.js";
 import { InMemoryStorage } from "./storage-memory.js";
 import { loadEngine } from "./wasm.js";
@@ -15,6 +16,12 @@ import { loadEngine } from "./wasm.js";
 /** @typedef {import("./index.js").ToolResultContent} ToolResultContent */
 /** @typedef {import("./index.js").MemoryToolErrorCode} MemoryToolErrorCode */
 /** @typedef {import("./index.js").MemoryAccess} MemoryAccess */
+/** @typedef {import("./index.js").Memory} Memory */
+/** @typedef {import("./index.js").MemoryVersion} MemoryVersion */
+/** @typedef {import("./index.js").MemoryList} MemoryList */
+/** @typedef {import("./index.js").Bundle} Bundle */
+/** @typedef {import("./index.js").ChangeListener} ChangeListener */
+/** @typedef {import("./events.js").ChangeFeed} ChangeFeed */
 /** @typedef {import("../../pkg/memory_tool_wasm.js").Engine} Engine */
 /** @typedef {import("../../pkg/memory_tool_wasm.js").Task} Task */
 
@@ -31,14 +38,31 @@ import { loadEngine } from "./wasm.js";
  * @typedef {{ op: "putFile", record: import("./index.js").FileRecord }
  *   | { op: "deleteFile", path: string }
  *   | { op: "putContent", id: string, bytes: number }
- *   | { op: "deleteContent", id: string }} Write
+ *   | { op: "deleteContent", id: string }
+ *   | { op: "putVersion", record: import("./index.js").VersionRecord }
+ *   | { op: "deleteVersion", id: string }} Write
  */
 
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
 
-const OPTION_NAMES = ["store", "storage", "access", "limits", "maxViewChars", "createOverwrites"];
+const OPTION_NAMES = [
+  "store",
+  "storage",
+  "access",
+  "limits",
+  "maxViewChars",
+  "createOverwrites",
+  "retentionDays",
+];
 const LIMIT_NAMES = ["maxFileBytes", "maxFiles"];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Who a change is by, recorded in its version's `created_by` (docs/ARCHITECTURE.md). */
+const API_ACTOR = JSON.stringify({ type: "api" });
+const IMPORT_ACTOR = JSON.stringify({ type: "import" });
+/** @param {string | null} toolUseId */
+const toolActor = (toolUseId) => JSON.stringify({ type: "tool", tool_use_id: toolUseId });
 
 /**
  * Claude's memory tool (`memory_20250818`) over one store. Tool calls (`run`, `runAll`,
@@ -54,13 +78,24 @@ export class MemoryTool {
   #store;
   /** @type {"read_write" | "read_only"} */
   #access;
+  /** The store's change feed in this context (shared with other MemoryTools of the store). @type {ChangeFeed} */
+  #feed;
+  /** This tool's subscriptions, ended by `close`. @type {Set<() => void>} */
+  #unsubscribes = new Set();
   #closed = false;
 
   /**
-   * Host-facing views of the store's memories.
-   * @type {{ list(options?: import("./index.js").ListOptions): Promise<any> }}
+   * The host's memory API (SPEC §5, the memory stores API's shapes). Paths are store paths
+   * (`/notes/todo.md`, the tool's `/memories/notes/todo.md`). Throws `MemoryToolError`s.
+   * @type {import("./index.js").MemoriesApi}
    */
   memories;
+
+  /**
+   * The history API: every change is a version (`memver_…`). Throws `MemoryToolError`s.
+   * @type {import("./index.js").VersionsApi}
+   */
+  versions;
 
   /**
    * Use `MemoryTool.open(options)`.
@@ -69,16 +104,34 @@ export class MemoryTool {
    * @param {StoreHandle} handle
    * @param {string} store
    * @param {"read_write" | "read_only"} access
+   * @param {ChangeFeed} feed
    */
-  constructor(token, engine, handle, store, access) {
+  constructor(token, engine, handle, store, access, feed) {
     if (token !== OPENING) throw new TypeError("Use MemoryTool.open(options) to get a MemoryTool.");
     this.#engine = engine;
     this.#handle = handle;
     this.#store = store;
     this.#access = access;
+    this.#feed = feed;
     this.memories = Object.freeze({
-      /** @param {import("./index.js").ListOptions} [options] */
-      list: (options) => this.#list(options),
+      list: (/** @type {import("./index.js").ListOptions | undefined} */ options) =>
+        this.#host("memories.list", optionsArg("memories.list", options)),
+      get: (/** @type {string} */ id) => this.#host("memories.get", { id }),
+      getByPath: (/** @type {string} */ path) => this.#host("memories.getByPath", { path }),
+      create: (/** @type {import("./index.js").CreateMemoryParams} */ params) =>
+        this.#host("memories.create", optionsArg("memories.create", params, true)),
+      update: (/** @type {string} */ id, /** @type {import("./index.js").UpdateMemoryParams} */ params) =>
+        this.#host("memories.update", { ...optionsArg("memories.update", params, true), id }),
+      delete: (/** @type {string} */ id, /** @type {import("./index.js").DeleteMemoryOptions | undefined} */ options) =>
+        this.#host("memories.delete", { ...optionsArg("memories.delete", options), id }),
+    });
+    this.versions = Object.freeze({
+      list: (/** @type {import("./index.js").VersionFilters | undefined} */ filters) =>
+        this.#host("versions.list", versionFilters(filters)),
+      get: (/** @type {string} */ id) => this.#host("versions.get", { id }),
+      redact: (/** @type {string} */ id) => this.#host("versions.redact", { id }),
+      restore: (/** @type {string} */ id) => this.#host("versions.restore", { id }),
+      prune: () => this.#host("versions.prune", {}),
     });
   }
 
@@ -111,7 +164,17 @@ export class MemoryTool {
         "`storage.open(store)` must resolve to an object with `transaction` and `close` methods.",
       );
     }
-    return new MemoryTool(OPENING, engine, handle, store, access);
+    const tool = new MemoryTool(OPENING, engine, handle, store, access, changeFeed(eventScope(handle, storage, store)));
+    if (access === "read_write") {
+      // Retention: versions past the retention period go on open. Pruning is housekeeping:
+      // if it fails (storage trouble), the store still opens and the next open tries again.
+      try {
+        await tool.versions.prune();
+      } catch {
+        // Nothing to do: the versions stay until a later prune.
+      }
+    }
+    return tool;
   }
 
   /** The tool definition for the Messages API's `tools` list (a fresh object each time). */
@@ -137,11 +200,20 @@ export class MemoryTool {
    * @returns {Promise<ExecuteResult>}
    */
   async execute(input) {
+    return this.#execute(input, null);
+  }
+
+  /**
+   * @param {unknown} input
+   * @param {string | null} toolUseId the `tool_use` block's id, recorded in versions
+   * @returns {Promise<ExecuteResult>}
+   */
+  async #execute(input, toolUseId) {
     this.#checkOpen();
-    const task = this.#engine.start(inputJson(input), Date.now(), entropy());
+    const task = this.#engine.start(inputJson(input), Date.now(), entropy(), toolActor(toolUseId));
     let outcome;
     try {
-      outcome = await perform(this.#handle, task);
+      outcome = await this.#perform(task);
     } catch (error) {
       if (isStorageError(error)) {
         const code = /** @type {MemoryToolErrorCode} */ (error.code);
@@ -162,7 +234,7 @@ export class MemoryTool {
    */
   async run(toolUse) {
     checkToolUse(toolUse);
-    const { content, isError } = await this.execute(toolUse.input);
+    const { content, isError } = await this.#execute(toolUse.input, toolUse.id);
     /** @type {ToolResultBlock} */
     const result = { type: "tool_result", tool_use_id: toolUse.id, content };
     if (isError) result.is_error = true;
@@ -211,29 +283,127 @@ export class MemoryTool {
       throw new MemoryToolError("INVALID_INPUT", "writeFile(path, content): `path` must be a string.");
     }
     const bytes = toBytes(content);
-    const outcome = await perform(this.#handle, this.#engine.startWrite(path, bytes, Date.now(), entropy()));
+    const outcome = await this.#perform(this.#engine.startWrite(path, bytes, Date.now(), entropy(), API_ACTOR));
     if (outcome.isError) throw hostError(outcome);
   }
 
   /**
-   * Closes the store. Commands already running finish; later calls throw.
+   * Exports the store as a bundle: every memory with its content (and, with
+   * `include_versions`, the retained history), in the memory stores API's shapes.
+   * @param {import("./index.js").ExportOptions} [options]
+   * @returns {Promise<Bundle>}
+   */
+  async export(options) {
+    const { include_versions } = optionsArg("export", options);
+    return /** @type {Promise<Bundle>} */ (this.#host("export", { include_versions: include_versions === true }));
+  }
+
+  /**
+   * Imports a bundle in one transaction: all of it or nothing. Every hash is checked first
+   * (`INVALID_BUNDLE`); `onConflict` says what to do with a memory whose place is taken
+   * (`"fail"`, the default, throws `PATH_CONFLICT` and imports nothing). `onProgress` hears
+   * `{ done, total }` storage writes: once with 0 before writing, then about every 1%.
+   * @param {Bundle} bundle
+   * @param {import("./index.js").ImportOptions} [options]
+   * @returns {Promise<import("./index.js").ImportResult>}
+   */
+  async import(bundle, options) {
+    const { onConflict, onProgress, ...rest } = optionsArg("import", options);
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) {
+      throw new MemoryToolError(
+        "INVALID_INPUT",
+        `import: unknown option \`${unknown[0]}\`; the options are onConflict and onProgress.`,
+      );
+    }
+    if (onProgress !== undefined && typeof onProgress !== "function") {
+      throw new MemoryToolError("INVALID_INPUT", "import: `onProgress` must be a function.");
+    }
+    let value = bundle;
+    if (typeof bundle === "string") {
+      try {
+        value = JSON.parse(bundle);
+      } catch (error) {
+        throw new MemoryToolError("INVALID_BUNDLE", `import: the bundle is not JSON (${messageOf(error)}).`);
+      }
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new MemoryToolError("INVALID_BUNDLE", "import: the bundle must be an object.");
+    }
+    const progress = typeof onProgress === "function" ? throttled(onProgress) : undefined;
+    return /** @type {Promise<import("./index.js").ImportResult>} */ (
+      this.#host("import", { on_conflict: onConflict ?? "fail", bundle: value }, IMPORT_ACTOR, progress)
+    );
+  }
+
+  /**
+   * Calls `listener` with every change committed to this store from now on: by this tool,
+   * by other MemoryTools of the store in this context (`origin: "local"`), and, for IndexedDB
+   * stores, by other tabs and workers of the origin (`origin: "remote"`). One event per
+   * version written. Returns the function that unsubscribes; `close` unsubscribes too.
+   * @param {ChangeListener} listener
+   * @returns {() => void}
+   */
+  subscribe(listener) {
+    this.#checkOpen();
+    if (typeof listener !== "function") {
+      throw new MemoryToolError("INVALID_INPUT", "subscribe(listener): `listener` must be a function.");
+    }
+    const stop = this.#feed.subscribe(listener);
+    const unsubscribe = () => {
+      this.#unsubscribes.delete(unsubscribe);
+      stop();
+    };
+    this.#unsubscribes.add(unsubscribe);
+    return unsubscribe;
+  }
+
+  /**
+   * Closes the store and ends this tool's subscriptions. Commands already running finish;
+   * later calls throw.
    */
   close() {
     if (this.#closed) return;
     this.#closed = true;
+    for (const unsubscribe of [...this.#unsubscribes]) unsubscribe();
     this.#handle.close();
     this.#engine.free();
   }
 
   /**
-   * @param {import("./index.js").ListOptions} [options]
+   * Runs a host call (`{"call": name, ...args}`) and resolves with its value; an error
+   * outcome throws a MemoryToolError with the core's code and details.
+   * @param {string} call
+   * @param {Record<string, unknown>} args
+   * @param {string} [actor]
+   * @param {(done: number, total: number) => void} [progress]
    * @returns {Promise<any>}
    */
-  async #list(options) {
+  async #host(call, args, actor = API_ACTOR, progress) {
     this.#checkOpen();
-    const outcome = await perform(this.#handle, this.#engine.startList(inputJson(options ?? {})));
+    let json;
+    try {
+      json = JSON.stringify({ ...args, call });
+    } catch (error) {
+      throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
+    }
+    const outcome = await this.#perform(this.#engine.startHost(json, Date.now(), entropy(), actor), progress);
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
+  }
+
+  /**
+   * Runs a task in one transaction; once it committed, tells the store's listeners what
+   * changed.
+   * @param {Task} task
+   * @param {(done: number, total: number) => void} [progress]
+   * @returns {Promise<Outcome>}
+   */
+  async #perform(task, progress) {
+    const outcome = await perform(this.#handle, task, progress);
+    const writes = outcome.writes ?? [];
+    if (writes.length > 0) this.#feed.publish(eventsOf(this.#store, writes));
+    return outcome;
   }
 
   #checkOpen() {
@@ -247,9 +417,11 @@ export class MemoryTool {
  * of the core itself (bugs) reject as they were thrown. Always frees the task.
  * @param {StoreHandle} handle
  * @param {Task} task
+ * @param {(done: number, total: number) => void} [progress] hears how many of the outcome's
+ *   writes storage has carried out: (0, total) before the first, then as they complete
  * @returns {Promise<Outcome>}
  */
-async function perform(handle, task) {
+async function perform(handle, task, progress) {
   /** @type {Outcome | undefined} */
   let outcome;
   /** Set when the core (or our reading of it) threw, so that error wins over the abort. */
@@ -326,7 +498,25 @@ async function perform(handle, task) {
       const bytes = writes.map((write) =>
         write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
       );
-      writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+      if (!progress) {
+        writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+        return;
+      }
+      // A transaction carries out its requests in order, so a cheap read issued after a batch
+      // of writes answers once that batch is done: progress without asking storage for more
+      // than the interface has.
+      const total = writes.length;
+      const step = Math.max(1, Math.floor(total / 100));
+      notify(progress, 0, total);
+      writes.forEach((write, i) => {
+        issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core);
+        const done = i + 1;
+        if (done % step === 0 || done === total) {
+          tx.getFile("", () => {
+            if (!settled) notify(progress, done, total);
+          });
+        }
+      });
     };
     round();
   };
@@ -354,7 +544,7 @@ async function perform(handle, task) {
 /**
  * Issues one read of the core's round on `tx`; its answer goes back through `answer`.
  * @param {StorageTx} tx
- * @param {{ kind: string, path?: string, id?: string }} read
+ * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number }} read
  * @param {number} index
  * @param {Task} task
  * @param {(index: number, supply: () => void) => void} answer
@@ -364,6 +554,7 @@ function issueRead(tx, read, index, task, answer, core) {
   /** @param {unknown} value */
   const json = (value) => answer(index, () => task.supply(index, JSON.stringify(value)));
   const path = /** @type {string} */ (read.path);
+  const id = /** @type {string} */ (read.id);
   switch (read.kind) {
     case "file":
       tx.getFile(path, (record) => json(record ?? null));
@@ -378,9 +569,30 @@ function issueRead(tx, read, index, task, answer, core) {
       tx.countFiles((n) => json(n));
       return;
     case "content":
-      tx.getContent(/** @type {string} */ (read.id), (bytes) =>
-        answer(index, () => task.supplyBytes(index, bytes ?? undefined)),
+      tx.getContent(id, (bytes) => answer(index, () => task.supplyBytes(index, bytes ?? undefined)));
+      return;
+    case "fileById":
+      tx.getFileById(id, (record) => json(record ?? null));
+      return;
+    case "version":
+      tx.getVersion(id, (record) => json(record ?? null));
+      return;
+    case "versionsDesc":
+      tx.getVersionsDesc(read.memoryId ?? null, read.below ?? null, /** @type {number} */ (read.limit), (records) =>
+        json(records),
       );
+      return;
+    case "versionsBelow":
+      tx.getVersionsBelow(id, (records) => json(records));
+      return;
+    case "versionsWithContent":
+      tx.getVersionIdsWithContent(id, (ids) => json(ids));
+      return;
+    case "newestVersionId":
+      tx.getNewestVersionId((newest) => json(newest ?? null));
+      return;
+    case "versionIds":
+      tx.getVersionIds((ids) => json(ids));
       return;
     default:
       core(() => {
@@ -409,6 +621,12 @@ function issueWrite(tx, write, bytes, core) {
       return;
     case "deleteContent":
       tx.deleteContent(write.id);
+      return;
+    case "putVersion":
+      tx.putVersion(write.record);
+      return;
+    case "deleteVersion":
+      tx.deleteVersion(write.id);
       return;
     default:
       core(() => {
@@ -467,6 +685,14 @@ function readOptions(options) {
       throw invalidOptions("`createOverwrites` must be a boolean.");
     }
     engineConfig.createOverwrites = given.createOverwrites;
+  }
+  if (given.retentionDays !== undefined) {
+    const days = given.retentionDays;
+    const ms = typeof days === "number" ? Math.round(days * DAY_MS) : NaN;
+    if (!(typeof days === "number" && days >= 0 && Number.isSafeInteger(ms))) {
+      throw invalidOptions("`retentionDays` must be a number of days, 0 or more.");
+    }
+    engineConfig.retentionMs = ms;
   }
 
   return { store, storage: chooseStorage(given.storage), access, engineConfig };
@@ -558,7 +784,87 @@ function entropy() {
  */
 function hostError(outcome) {
   const text = typeof outcome.content === "string" ? outcome.content : JSON.stringify(outcome.content);
-  return new MemoryToolError(outcome.code ?? "INVALID_INPUT", text.replace(/^Error: /, ""));
+  const detail = isPlainObject(outcome.value) ? /** @type {Record<string, unknown>} */ (outcome.value) : undefined;
+  return new MemoryToolError(outcome.code ?? "INVALID_INPUT", text.replace(/^Error: /, ""), { detail });
+}
+
+/**
+ * Where the store's change events go: the handle's own scope (IndexedDB: its database), else
+ * the storage object and store name (two tools over one InMemoryStorage and store share data).
+ * @param {StoreHandle} handle
+ * @param {MemoryStorage} storage
+ * @param {string} store
+ * @returns {import("./index.js").EventScope}
+ */
+function eventScope(handle, storage, store) {
+  const scope = handle.eventScope;
+  if (typeof scope === "object" && scope !== null && typeof scope.key === "object" && scope.key !== null) {
+    return { key: scope.key, name: String(scope.name ?? ""), channel: typeof scope.channel === "string" ? scope.channel : null };
+  }
+  return { key: storage, name: store, channel: null };
+}
+
+/**
+ * A host call's options object (undefined: none). Anything else is `INVALID_INPUT`.
+ * @param {string} call
+ * @param {unknown} options
+ * @param {boolean} [required]
+ * @returns {Record<string, any>}
+ */
+function optionsArg(call, options, required = false) {
+  if (options === undefined && !required) return {};
+  if (!isPlainObject(options)) {
+    throw new MemoryToolError("INVALID_INPUT", `${call}: the options must be an object.`);
+  }
+  return { .../** @type {object} */ (options) };
+}
+
+/**
+ * `versions.list` filters for the core: times may be Dates (sent as RFC 3339).
+ * @param {unknown} filters
+ */
+function versionFilters(filters) {
+  const args = optionsArg("versions.list", filters);
+  for (const name of ["created_at_gte", "created_at_lte"]) {
+    const value = args[name];
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) {
+        throw new MemoryToolError("INVALID_INPUT", `versions.list: \`${name}\` is an invalid Date.`);
+      }
+      args[name] = value.toISOString();
+    }
+  }
+  return args;
+}
+
+/**
+ * An import's progress callback, called when the share of writes done grows by 1% or more
+ * (and at 0 and at the end).
+ * @param {(progress: { done: number, total: number }) => void} onProgress
+ * @returns {(done: number, total: number) => void}
+ */
+function throttled(onProgress) {
+  let last = -1;
+  return (done, total) => {
+    const percent = total === 0 ? 100 : Math.floor((done * 100) / total);
+    if (done !== 0 && done !== total && percent === last) return;
+    last = percent;
+    onProgress({ done, total });
+  };
+}
+
+/**
+ * Calls a progress callback; what it throws is its own business, never the import's.
+ * @param {(done: number, total: number) => void} progress
+ * @param {number} done
+ * @param {number} total
+ */
+function notify(progress, done, total) {
+  try {
+    progress(done, total);
+  } catch {
+    // The import goes on: a progress display failing must not lose the user's data.
+  }
 }
 
 /** @param {string} message */

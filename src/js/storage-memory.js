@@ -192,6 +192,15 @@ class InMemoryStoreHandle {
   }
 
   /**
+   * Where this store's change events go: every MemoryTool over the same data (one
+   * InMemoryStorage, one store name) hears them; nothing leaves this context.
+   * @returns {import("./index.js").EventScope}
+   */
+  get eventScope() {
+    return { key: this.#data, name: "", channel: null };
+  }
+
+  /**
    * Runs `body` now, synchronously. Resolves if it returned; if it threw, undoes its writes
    * and rejects with what it threw.
    * @param {TransactionMode} mode

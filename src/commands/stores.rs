@@ -1,0 +1,271 @@
+//! The registry of stores (SPEC §5): create, list, get, update, archive, delete. The registry is
+//! itself a store: each store's record is a JSON file at `/<id>` of the reserved registry
+//! store, so it gets atomic updates and a version history like any memory.
+
+use super::history::{clock_read, Bytes, History};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
+use crate::error::{ErrorCode, ToolError};
+use crate::json::{Json, ObjectWriter};
+use crate::mounts::slug;
+use crate::record::{parse_rfc3339, rfc3339, FileRecord};
+
+/// The longest store name and description, in characters.
+const MAX_NAME: usize = 255;
+const MAX_DESCRIPTION: usize = 4096;
+
+fn stop(code: ErrorCode, message: String) -> Stop {
+    Stop::Fail(ToolError::new(code, message))
+}
+
+/// A store's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreRecord {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub archived_at: Option<i64>,
+    pub max_file_bytes: Option<i64>,
+    pub max_files: Option<i64>,
+}
+
+impl StoreRecord {
+    /// The record as the API shows it (and as the registry stores it).
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        let mut limits = String::new();
+        ObjectWriter::new(&mut limits)
+            .opt_int("max_file_bytes", self.max_file_bytes)
+            .opt_int("max_files", self.max_files)
+            .finish();
+        ObjectWriter::new(&mut out)
+            .str("type", "memory_store")
+            .str("id", &self.id)
+            .str("name", &self.name)
+            .str("description", &self.description)
+            .str("slug", &slug(&self.name))
+            .str("created_at", &rfc3339(self.created_at))
+            .str("updated_at", &rfc3339(self.updated_at))
+            .opt_str("archived_at", self.archived_at.map(rfc3339).as_deref())
+            .raw("limits", &limits)
+            .finish();
+        out
+    }
+
+    pub fn from_json(json: &Json) -> Option<StoreRecord> {
+        let text = |k: &str| json.field(k).and_then(Json::as_str).map(str::to_string);
+        let limits = json.field("limits");
+        let limit = |k: &str| limits.and_then(|l| l.field(k)).and_then(Json::as_integer);
+        Some(StoreRecord {
+            id: text("id")?,
+            name: text("name")?,
+            description: text("description").unwrap_or_default(),
+            created_at: parse_rfc3339(&text("created_at")?)?,
+            updated_at: parse_rfc3339(&text("updated_at")?)?,
+            archived_at: text("archived_at").and_then(|t| parse_rfc3339(&t)),
+            max_file_bytes: limit("max_file_bytes"),
+            max_files: limit("max_files"),
+        })
+    }
+}
+
+/// Checked fields of a create or update.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreFields {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub max_file_bytes: Option<Option<i64>>,
+    pub max_files: Option<Option<i64>>,
+}
+
+impl StoreFields {
+    /// Reads `name`, `description` and `limits: { max_file_bytes, max_files }` (a limit of
+    /// `null` goes back to the default).
+    pub fn parse(json: &Json) -> Result<StoreFields, ToolError> {
+        let bad = |m: String| ToolError::new(ErrorCode::InvalidInput, m);
+        let text = |k: &str| -> Result<Option<String>, ToolError> {
+            match json.field(k) {
+                None => Ok(None),
+                Some(Json::Str(s)) => Ok(Some(s.text.clone())),
+                Some(_) => Err(bad(format!("`{k}` must be a string"))),
+            }
+        };
+        let name = text("name")?.map(|n| n.trim().to_string());
+        if let Some(name) = &name {
+            if name.chars().count() > MAX_NAME || slug(name).is_empty() {
+                return Err(bad(format!(
+                    "a store's name is 1 to {MAX_NAME} characters and holds a letter or digit (it names the store's folder)"
+                )));
+            }
+        }
+        let description = text("description")?;
+        if description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_DESCRIPTION)
+        {
+            return Err(bad(format!(
+                "a store's description is at most {MAX_DESCRIPTION} characters"
+            )));
+        }
+        let limit = |k: &str| -> Result<Option<Option<i64>>, ToolError> {
+            match json.get("limits").and_then(|l| l.get(k)) {
+                None => Ok(None),
+                Some(Json::Null) => Ok(Some(None)),
+                Some(v) => match v.as_integer() {
+                    Some(n) if n >= 0 => Ok(Some(Some(n))),
+                    _ => Err(bad(format!(
+                        "`limits.{k}` must be a whole number, 0 or more"
+                    ))),
+                },
+            }
+        };
+        Ok(StoreFields {
+            name,
+            description,
+            max_file_bytes: limit("max_file_bytes")?,
+            max_files: limit("max_files")?,
+        })
+    }
+}
+
+fn key_of(id: &str) -> String {
+    format!("/{id}")
+}
+
+fn load<'s>(id: &str, snap: &'s Snapshot) -> Result<(&'s FileRecord, StoreRecord), Stop> {
+    let key = key_of(id);
+    snap.need(vec![Read::File(key.clone()), clock_read()])?;
+    let file = snap.file(&key).ok_or_else(|| {
+        stop(
+            ErrorCode::NotFound,
+            format!("No memory store has the id {id}"),
+        )
+    })?;
+    snap.need(vec![Read::Content(file.content.clone())])?;
+    let record = snap
+        .content(&file.content)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(Json::parse)
+        .and_then(|j| StoreRecord::from_json(&j))
+        .ok_or_else(|| {
+            stop(
+                ErrorCode::NotFound,
+                format!("The record of memory store {id} is damaged"),
+            )
+        })?;
+    Ok((file, record))
+}
+
+fn save(file: Option<&FileRecord>, record: &StoreRecord, cx: &Context, snap: &Snapshot) -> Outcome {
+    let json = record.to_json();
+    let mut history = History::new(cx, snap);
+    match file {
+        Some(file) => history.modify(file, &file.path, Bytes::New(json.as_bytes())),
+        None => history.create(&key_of(&record.id), Bytes::New(json.as_bytes()), None),
+    };
+    Outcome::value(json, history.into_writes())
+}
+
+/// `stores.create({ name, description, limits })`.
+pub fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let name = fields
+        .name
+        .clone()
+        .ok_or_else(|| stop(ErrorCode::InvalidInput, "`name` is required".into()))?;
+    let id = cx.ids().next("memstore_");
+    snap.need(vec![clock_read()])?;
+    let record = StoreRecord {
+        id,
+        name,
+        description: fields.description.clone().unwrap_or_default(),
+        created_at: cx.now,
+        updated_at: cx.now,
+        archived_at: None,
+        max_file_bytes: fields.max_file_bytes.flatten(),
+        max_files: fields.max_files.flatten(),
+    };
+    Ok(save(None, &record, cx, snap))
+}
+
+/// `stores.get(id)`.
+pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let (_, record) = load(id, snap)?;
+    Ok(Outcome::value(record.to_json(), vec![]))
+}
+
+/// `stores.list({ include_archived })`: oldest first.
+pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
+    snap.need(vec![Read::Subtree(String::new())])?;
+    let files = snap.subtree("");
+    snap.need(
+        files
+            .iter()
+            .map(|f| Read::Content(f.content.clone()))
+            .collect(),
+    )?;
+    let mut records: Vec<StoreRecord> = files
+        .iter()
+        .filter_map(|f| snap.content(&f.content))
+        .filter_map(|b| std::str::from_utf8(b).ok().and_then(Json::parse))
+        .filter_map(|j| StoreRecord::from_json(&j))
+        .filter(|r| include_archived || r.archived_at.is_none())
+        .collect();
+    records.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    let items: Vec<String> = records.iter().map(StoreRecord::to_json).collect();
+    Ok(Outcome::value(format!("[{}]", items.join(",")), vec![]))
+}
+
+/// `stores.update(id, fields)`: refused once archived.
+pub fn update(
+    id: &str,
+    fields: &StoreFields,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    let (file, mut record) = load(id, snap)?;
+    if record.archived_at.is_some() {
+        return Err(stop(
+            ErrorCode::Archived,
+            format!("Memory store {id} is archived and cannot change"),
+        ));
+    }
+    if let Some(name) = &fields.name {
+        record.name = name.clone();
+    }
+    if let Some(description) = &fields.description {
+        record.description = description.clone();
+    }
+    if let Some(limit) = fields.max_file_bytes {
+        record.max_file_bytes = limit;
+    }
+    if let Some(limit) = fields.max_files {
+        record.max_files = limit;
+    }
+    record.updated_at = cx.now;
+    Ok(save(Some(file), &record, cx, snap))
+}
+
+/// `stores.archive(id)`: read-only for good (archiving again changes nothing).
+pub fn archive(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let (file, mut record) = load(id, snap)?;
+    if record.archived_at.is_some() {
+        return Ok(Outcome::value(record.to_json(), vec![]));
+    }
+    record.archived_at = Some(cx.now);
+    record.updated_at = cx.now;
+    Ok(save(Some(file), &record, cx, snap))
+}
+
+/// `stores.delete(id)`: the record goes; the adapter then drops the store's data.
+pub fn delete(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let (file, _) = load(id, snap)?;
+    let mut history = History::new(cx, snap);
+    history.delete(file);
+    let mut out = String::new();
+    ObjectWriter::new(&mut out)
+        .str("type", "memory_store_deleted")
+        .str("id", id)
+        .finish();
+    Ok(Outcome::value(out, history.into_writes()))
+}
