@@ -16,6 +16,16 @@ pub enum Bytes<'a> {
     },
 }
 
+/// `Bytes`, with the hash of new bytes once it is known.
+enum Hashed<'a> {
+    New(&'a [u8], Option<String>),
+    Stored {
+        key: &'a str,
+        size: u64,
+        sha256: &'a str,
+    },
+}
+
 /// Builds one command's writes. Needs `Read::NewestVersionId` answered (see `clock_read`).
 pub struct History<'c> {
     cx: &'c Context,
@@ -52,17 +62,31 @@ impl<'c> History<'c> {
     /// Creates a memory at `path` (a fresh id unless `memory_id` is given).
     pub fn create(&mut self, path: &str, bytes: Bytes<'_>, memory_id: Option<&str>) -> FileRecord {
         let id = memory_id.map_or_else(|| self.ids.next("mem_"), str::to_string);
+        let bytes = match bytes {
+            Bytes::New(b) => Hashed::New(b, None),
+            Bytes::Stored { key, size, sha256 } => Hashed::Stored { key, size, sha256 },
+        };
         self.head(Change::Created, &id, self.cx.now, path, bytes, None)
     }
 
     /// Gives `record` a new path and/or new bytes. Nothing is written when neither changes.
     pub fn modify(&mut self, record: &FileRecord, path: &str, bytes: Bytes<'_>) -> FileRecord {
-        let unchanged = path == record.path
-            && match &bytes {
-                Bytes::New(b) => b.len() as u64 == record.size && sha256_hex(b) == record.sha256,
-                Bytes::Stored { key, .. } => *key == record.content,
-            };
-        if unchanged {
+        // New bytes are hashed once, here, and the hash reused for the record and version.
+        let (bytes, same_bytes) = match bytes {
+            Bytes::New(b) => {
+                let sha = if b.len() as u64 == record.size {
+                    Some(sha256_hex(b))
+                } else {
+                    None
+                };
+                let same = sha.as_deref() == Some(record.sha256.as_str());
+                (Hashed::New(b, sha), same)
+            }
+            Bytes::Stored { key, size, sha256 } => {
+                (Hashed::Stored { key, size, sha256 }, key == record.content)
+            }
+        };
+        if same_bytes && path == record.path {
             return record.clone();
         }
         self.head(
@@ -108,19 +132,20 @@ impl<'c> History<'c> {
         memory_id: &str,
         created_at: i64,
         path: &str,
-        bytes: Bytes<'_>,
+        bytes: Hashed<'_>,
         old_path: Option<&str>,
     ) -> FileRecord {
         let version_id = self.clock.next(&mut self.ids);
         let (content, size, sha256) = match bytes {
-            Bytes::New(b) => {
+            Hashed::New(b, sha) => {
                 self.writes.push(Write::PutContent {
                     id: version_id.clone(),
                     bytes: b.to_vec(),
                 });
-                (version_id.clone(), b.len() as u64, sha256_hex(b))
+                let sha = sha.unwrap_or_else(|| sha256_hex(b));
+                (version_id.clone(), b.len() as u64, sha)
             }
-            Bytes::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),
+            Hashed::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),
         };
         let (created_at, updated_at) = self.times.take().unwrap_or((created_at, self.cx.now));
         let record = FileRecord {
