@@ -10,6 +10,23 @@ pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
+/// The order of `keys` by UTF-16 code units, as indexes: the one sort of the crate (each
+/// `sort_by` on another type would add its own copy of the sort to the wasm).
+pub fn utf16_order(keys: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|a, b| utf16_cmp(keys.get(*a).unwrap_or(&""), keys.get(*b).unwrap_or(&"")));
+    order
+}
+
+/// `items` sorted by the UTF-16 order of `key`.
+pub fn sorted_by_utf16<'a, T>(items: &'a [T], key: impl Fn(&T) -> &str) -> Vec<&'a T> {
+    let keys: Vec<&str> = items.iter().map(&key).collect();
+    utf16_order(&keys)
+        .into_iter()
+        .filter_map(|i| items.get(i))
+        .collect()
+}
+
 fn is_hidden(name: &str) -> bool {
     name.starts_with('.') || name == "node_modules"
 }
@@ -96,9 +113,17 @@ pub fn render_tree(
 }
 
 fn push_entries(out: &mut String, entry: &mut Entry, base: &str, depth: usize) {
-    entry.children.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
-    for (name, child) in entry.children.iter_mut() {
-        if is_hidden(name) {
+    let names: Vec<&str> = entry.children.iter().map(|(n, _)| n.as_str()).collect();
+    let order = utf16_order(&names);
+    let mut children: Vec<Option<(String, Entry)>> = std::mem::take(&mut entry.children)
+        .into_iter()
+        .map(Some)
+        .collect();
+    for slot in order {
+        let Some((name, mut child)) = children.get_mut(slot).and_then(Option::take) else {
+            continue;
+        };
+        if is_hidden(&name) {
             continue;
         }
         let path = format!("{base}/{name}");
@@ -109,7 +134,7 @@ fn push_entries(out: &mut String, entry: &mut Entry, base: &str, depth: usize) {
         if child.is_dir {
             out.push('/');
             if depth < 2 {
-                push_entries(out, child, &path, depth + 1);
+                push_entries(out, &mut child, &path, depth + 1);
             }
         }
     }

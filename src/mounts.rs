@@ -84,7 +84,7 @@ impl Mounts {
                 .unwrap_or("")
                 .to_string();
             if slug.is_empty() || slug != self::slug(&slug) {
-                return Err(format!("mount slug {slug:?} is not a slug"));
+                return Err(format!("mount slug \"{slug}\" is not a slug"));
             }
             if mounts.iter().any(|m: &Mount| m.slug == slug) {
                 return Err(format!("two mounts share the slug {slug}"));
@@ -342,7 +342,7 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
                 return Err(bad(
                     ErrorCode::InvalidOptions,
                     format!(
-                        "the access of a mount is \"read_write\" or \"read_only\", not {other:?}"
+                        "the access of a mount is \"read_write\" or \"read_only\", not \"{other}\""
                     ),
                 ))
             }

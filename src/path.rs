@@ -161,6 +161,12 @@ pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
 /// Checks a store path as hosts write it (`/notes/todo.md`, SPEC §5) and returns its key. The
 /// rules are the tool's (SPEC §2), with the 1,024-byte limit applying to the tool path.
 pub fn parse_store_path(raw: &str) -> Result<String, ToolError> {
+    parse_store_path_checked(raw, false)
+}
+
+/// `parse_store_path` for a string that held half a surrogate pair when `lone_surrogate` is set
+/// (refused, as in tool paths).
+pub fn parse_store_path_checked(raw: &str, lone_surrogate: bool) -> Result<String, ToolError> {
     let invalid =
         |why: String| ToolError::new(ErrorCode::InvalidPath, format!("Invalid path {raw}: {why}"));
     let Some(inner) = raw.strip_prefix('/') else {
@@ -172,9 +178,11 @@ pub fn parse_store_path(raw: &str) -> Result<String, ToolError> {
         ));
     }
     let segments: Vec<&str> = inner.split('/').collect();
-    check_segments(&segments, false, MOUNT.len() + raw.len()).map_err(|problem| match problem {
-        SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
-        SegmentProblem::Invalid(reason) => invalid(reason),
+    check_segments(&segments, lone_surrogate, MOUNT.len() + raw.len()).map_err(|problem| {
+        match problem {
+            SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
+            SegmentProblem::Invalid(reason) => invalid(reason),
+        }
     })?;
     Ok(nfc(raw))
 }

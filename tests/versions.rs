@@ -776,3 +776,81 @@ fn import_policies_and_checks() {
         "LIMIT_EXCEEDED"
     );
 }
+
+#[test]
+fn history_of_deleted_memories_survives_a_round_trip() {
+    let mut st = store();
+    tool(
+        &mut st,
+        r#"{"command":"create","path":"/memories/kept.md","file_text":"k"}"#,
+    );
+    tool(
+        &mut st,
+        r#"{"command":"create","path":"/memories/gone.md","file_text":"g"}"#,
+    );
+    tool(
+        &mut st,
+        r#"{"command":"delete","path":"/memories/gone.md"}"#,
+    );
+    let bundle = bundle_of(&mut st, true);
+    let mut fresh = store();
+    call(
+        &mut fresh,
+        &format!(r#"{{"call":"import","bundle":{bundle}}}"#),
+    );
+    assert_eq!(fresh.versions.len(), 3);
+    assert_eq!(bundle_of(&mut fresh, true), bundle);
+}
+
+#[test]
+fn host_paths_refuse_lone_surrogates() {
+    let mut st = store();
+    let (code, message, _) = refused(
+        &mut st,
+        r#"{"call":"memories.create","path":"/a\ud800.md","content":"x"}"#,
+    );
+    assert_eq!(code, "INVALID_PATH");
+    assert!(
+        message.ends_with("control characters are not allowed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn records_from_before_versions_join_the_history() {
+    let mut st = store();
+    // A store written before versions: no head version, bytes under the memory id.
+    st.files.insert(
+        "/old.md".into(),
+        memory_tool_wasm::FileRecord {
+            path: "/old.md".into(),
+            id: "mem_legacy".into(),
+            size: 3,
+            sha256: memory_tool_wasm::record::sha256_hex(b"old"),
+            created_at: 1,
+            updated_at: 2,
+            version: None,
+            content: "mem_legacy".into(),
+        },
+    );
+    st.contents.insert("mem_legacy".into(), b"old".to_vec());
+    tool(
+        &mut st,
+        r#"{"command":"str_replace","path":"/memories/old.md","old_str":"old","new_str":"new"}"#,
+    );
+    let ops: Vec<_> = st
+        .versions
+        .values()
+        .map(|v| (v.operation, v.content.clone()))
+        .collect();
+    assert_eq!(ops.len(), 2, "the old state is recorded, then the change");
+    assert_eq!(ops[0], (Change::Created, Some("mem_legacy".to_string())));
+    tool(&mut st, r#"{"command":"delete","path":"/memories/old.md"}"#);
+    st.clock += 31 * 24 * 60 * 60 * 1000;
+    call(&mut st, r#"{"call":"versions.prune"}"#);
+    assert!(
+        st.contents.is_empty(),
+        "retention frees the legacy bytes too: {:?}",
+        st.contents.keys()
+    );
+}

@@ -8,7 +8,7 @@ use super::policy::vet_all;
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{Json, ObjectWriter};
-use crate::listing::utf16_cmp;
+use crate::listing::sorted_by_utf16;
 use crate::path::{ancestor_keys, parse_store_path};
 use crate::record::{
     parse_rfc3339, rfc3339, sha256_hex, write_content_members, write_value, Change, FileRecord,
@@ -32,8 +32,7 @@ pub fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome, Stop> 
         reads.push(all.clone());
     }
     snap.need(reads)?;
-    let mut records: Vec<&FileRecord> = snap.subtree("").iter().collect();
-    records.sort_by(|a, b| utf16_cmp(&a.path, &b.path));
+    let records = sorted_by_utf16(snap.subtree(""), |r| r.path.as_str());
     let versions = if include_versions {
         snap.versions(&all)
     } else {
@@ -381,12 +380,14 @@ pub fn import(
     }
     let mut history = History::new(cx, snap);
     let mut imported_ids: HashSet<&str> = HashSet::new();
+    let mut skipped_ids: HashSet<&str> = HashSet::new();
     let (mut imported, mut overwritten, mut skipped, mut unchanged) = (0u64, 0u64, 0u64, 0u64);
     let mut added_files: i64 = 0;
     for memory in &bundle.memories {
         let at_path = by_path.get(memory.key.as_str()).copied();
         if at_path.is_some_and(|r| r.id == memory.id && r.sha256 == memory.sha256) {
             unchanged += 1;
+            skipped_ids.insert(memory.id.as_str());
             continue;
         }
         let same_id = by_id.get(memory.id.as_str()).copied();
@@ -396,6 +397,7 @@ pub fn import(
             match on_conflict {
                 OnConflict::Skip => {
                     skipped += 1;
+                    skipped_ids.insert(memory.id.as_str());
                     continue;
                 }
                 OnConflict::Fail => {
@@ -469,8 +471,14 @@ pub fn import(
     }
     let mut version_count = 0u64;
     for version in bundle.versions.iter().flatten() {
-        let of_imported = imported_ids.contains(version.record.memory_id.as_str());
-        if !of_imported || known_versions.contains(version.record.id.as_str()) {
+        // The history of every memory comes along, deleted ones' too, but not of a memory
+        // this import left as it was (skipped, or already the same).
+        let memory_id = version.record.memory_id.as_str();
+        let live_elsewhere = !imported_ids.contains(memory_id) && by_id.contains_key(memory_id);
+        if skipped_ids.contains(memory_id)
+            || live_elsewhere
+            || known_versions.contains(version.record.id.as_str())
+        {
             continue;
         }
         if let Some(bytes) = &version.bytes {

@@ -7,7 +7,7 @@ use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::error::{ErrorCode, ToolError};
 use crate::json::Json;
-use crate::path::{parse_store_path, parse_store_prefix};
+use crate::path::{parse_store_path_checked, parse_store_prefix};
 use crate::record::{parse_rfc3339, Change};
 
 /// One host call.
@@ -70,6 +70,20 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A store path argument, checked (a lone surrogate in it is refused).
+    fn path(&self, key: &str) -> Result<Option<String>, ToolError> {
+        match self.0.field(key) {
+            None => Ok(None),
+            Some(Json::Str(s)) => parse_store_path_checked(&s.text, s.lone_surrogate).map(Some),
+            Some(_) => Err(bad(format!("`{key}` must be a string"))),
+        }
+    }
+
+    fn required_path(&self, key: &str) -> Result<String, ToolError> {
+        self.path(key)?
+            .ok_or_else(|| bad(format!("`{key}` is required")))
+    }
+
     fn required(&self, key: &str) -> Result<&'a str, ToolError> {
         self.string(key)?
             .ok_or_else(|| bad(format!("`{key}` is required")))
@@ -110,11 +124,9 @@ impl HostCall {
                 args.integer("depth")?,
             )?),
             "memories.get" => HostCall::GetMemory(args.required("id")?.to_string()),
-            "memories.getByPath" => {
-                HostCall::GetMemoryByPath(parse_store_path(args.required("path")?)?)
-            }
+            "memories.getByPath" => HostCall::GetMemoryByPath(args.required_path("path")?),
             "memories.create" => HostCall::CreateMemory {
-                key: parse_store_path(args.required("path")?)?,
+                key: args.required_path("path")?,
                 content: args.required("content")?.to_string(),
             },
             "memories.update" => {
@@ -136,7 +148,7 @@ impl HostCall {
                         )
                     }
                 };
-                let key = args.string("path")?.map(parse_store_path).transpose()?;
+                let key = args.path("path")?;
                 let content = args.string("content")?.map(str::to_string);
                 if key.is_none() && content.is_none() {
                     return Err(bad("an update needs a `path`, a `content`, or both".into()));

@@ -89,6 +89,7 @@ impl<'c> History<'c> {
         if same_bytes && path == record.path {
             return record.clone();
         }
+        self.adopt(record);
         self.head(
             Change::Modified,
             &record.id,
@@ -99,8 +100,30 @@ impl<'c> History<'c> {
         )
     }
 
+    /// A record stored before versions existed has none: before its first change, its state is
+    /// recorded as a version, so its bytes belong to the history like any others (and are
+    /// freed by retention like any others).
+    fn adopt(&mut self, record: &FileRecord) {
+        if record.version.is_some() {
+            return;
+        }
+        self.writes.push(Write::PutVersion(VersionRecord {
+            id: self.clock.next(&mut self.ids),
+            memory_id: record.id.clone(),
+            operation: Change::Created,
+            path: Some(record.path.clone()),
+            size: Some(record.size),
+            sha256: Some(record.sha256.clone()),
+            content: Some(record.content.clone()),
+            created_at: record.created_at,
+            created_by: "null".to_string(),
+            redacted_at: None,
+        }));
+    }
+
     /// Deletes `record`; its bytes stay for the versions that hold them.
     pub fn delete(&mut self, record: &FileRecord) {
+        self.adopt(record);
         let version = VersionRecord {
             id: self.clock.next(&mut self.ids),
             memory_id: record.id.clone(),

@@ -6,7 +6,7 @@ use super::policy::vet;
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{quote, ObjectWriter};
-use crate::listing::utf16_cmp;
+use crate::listing::sorted_by_utf16;
 use crate::path::{ancestor_keys, parse_store_prefix};
 use crate::record::{sha256_hex, FileRecord};
 use crate::render::group;
@@ -293,8 +293,7 @@ impl ListOptions {
 pub fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::Subtree(options.prefix_key.clone())])?;
     let prefix = format!("{}/", options.prefix_key);
-    let mut records: Vec<_> = snap.subtree(&options.prefix_key).iter().collect();
-    records.sort_by(|a, b| utf16_cmp(&a.path, &b.path));
+    let records = sorted_by_utf16(snap.subtree(&options.prefix_key), |r| r.path.as_str());
     let mut out = String::from("[");
     let mut last_prefix: Option<String> = None;
     for record in records {

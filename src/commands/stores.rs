@@ -204,15 +204,24 @@ pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
             .map(|f| Read::Content(f.content.clone()))
             .collect(),
     )?;
-    let mut records: Vec<StoreRecord> = files
+    let records: Vec<StoreRecord> = files
         .iter()
         .filter_map(|f| snap.content(&f.content))
         .filter_map(|b| std::str::from_utf8(b).ok().and_then(Json::parse))
         .filter_map(|j| StoreRecord::from_json(&j))
         .filter(|r| include_archived || r.archived_at.is_none())
         .collect();
-    records.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-    let items: Vec<String> = records.iter().map(StoreRecord::to_json).collect();
+    // Oldest first: the creation time, zero-padded, sorts as text.
+    let keys: Vec<String> = records
+        .iter()
+        .map(|r| format!("{:020}{}", r.created_at.max(0), r.id))
+        .collect();
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let items: Vec<String> = crate::listing::utf16_order(&keys)
+        .into_iter()
+        .filter_map(|i| records.get(i))
+        .map(StoreRecord::to_json)
+        .collect();
     Ok(Outcome::value(format!("[{}]", items.join(",")), vec![]))
 }
 

@@ -57,6 +57,8 @@ const OPTION_NAMES = [
 ];
 const LIMIT_NAMES = ["maxFileBytes", "maxFiles"];
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Half a surrogate pair: a string that is not well-formed UTF-16. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Who a change is by, recorded in its version's `created_by` (docs/ARCHITECTURE.md). */
 const API_ACTOR = JSON.stringify({ type: "api" });
@@ -113,25 +115,26 @@ export class MemoryTool {
     this.#store = store;
     this.#access = access;
     this.#feed = feed;
+    // Every method is async: bad arguments reject, as storage and core errors do.
     this.memories = Object.freeze({
-      list: (/** @type {import("./index.js").ListOptions | undefined} */ options) =>
+      list: async (/** @type {import("./index.js").ListOptions | undefined} */ options) =>
         this.#host("memories.list", optionsArg("memories.list", options)),
-      get: (/** @type {string} */ id) => this.#host("memories.get", { id }),
-      getByPath: (/** @type {string} */ path) => this.#host("memories.getByPath", { path }),
-      create: (/** @type {import("./index.js").CreateMemoryParams} */ params) =>
+      get: async (/** @type {string} */ id) => this.#host("memories.get", { id }),
+      getByPath: async (/** @type {string} */ path) => this.#host("memories.getByPath", { path }),
+      create: async (/** @type {import("./index.js").CreateMemoryParams} */ params) =>
         this.#host("memories.create", optionsArg("memories.create", params, true)),
-      update: (/** @type {string} */ id, /** @type {import("./index.js").UpdateMemoryParams} */ params) =>
+      update: async (/** @type {string} */ id, /** @type {import("./index.js").UpdateMemoryParams} */ params) =>
         this.#host("memories.update", { ...optionsArg("memories.update", params, true), id }),
-      delete: (/** @type {string} */ id, /** @type {import("./index.js").DeleteMemoryOptions | undefined} */ options) =>
+      delete: async (/** @type {string} */ id, /** @type {import("./index.js").DeleteMemoryOptions | undefined} */ options) =>
         this.#host("memories.delete", { ...optionsArg("memories.delete", options), id }),
     });
     this.versions = Object.freeze({
-      list: (/** @type {import("./index.js").VersionFilters | undefined} */ filters) =>
+      list: async (/** @type {import("./index.js").VersionFilters | undefined} */ filters) =>
         this.#host("versions.list", versionFilters(filters)),
-      get: (/** @type {string} */ id) => this.#host("versions.get", { id }),
-      redact: (/** @type {string} */ id) => this.#host("versions.redact", { id }),
-      restore: (/** @type {string} */ id) => this.#host("versions.restore", { id }),
-      prune: () => this.#host("versions.prune", {}),
+      get: async (/** @type {string} */ id) => this.#host("versions.get", { id }),
+      redact: async (/** @type {string} */ id) => this.#host("versions.redact", { id }),
+      restore: async (/** @type {string} */ id) => this.#host("versions.restore", { id }),
+      prune: async () => this.#host("versions.prune", {}),
     });
   }
 
@@ -283,6 +286,18 @@ export class MemoryTool {
       throw new MemoryToolError("INVALID_INPUT", "writeFile(path, content): `path` must be a string.");
     }
     const bytes = toBytes(content);
+    if (LONE_SURROGATE.test(path)) {
+      // A string crosses into wasm as UTF-8, which turns half a surrogate pair into U+FFFD, a
+      // legal name. JSON keeps the escape, so the core sees the path as sent and refuses it
+      // with its own text (the path check comes before anything else a write does).
+      const check = this.#engine.start(inputJson({ command: "create", path, file_text: "" }), 0, entropy(), API_ACTOR);
+      try {
+        const refused = check.done() ? /** @type {Outcome} */ (JSON.parse(check.outcome())) : undefined;
+        if (refused?.isError) throw hostError(refused);
+      } finally {
+        check.free();
+      }
+    }
     const outcome = await this.#perform(this.#engine.startWrite(path, bytes, Date.now(), entropy(), API_ACTOR));
     if (outcome.isError) throw hostError(outcome);
   }
@@ -387,7 +402,8 @@ export class MemoryTool {
     } catch (error) {
       throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
     }
-    const outcome = await this.#perform(this.#engine.startHost(json, Date.now(), entropy(), actor), progress);
+    // Mount 0: a MemoryTool is one store (the core's mounts are not this adapter's yet).
+    const outcome = await this.#perform(this.#engine.startHost(json, Date.now(), entropy(), actor, 0), progress);
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
   }
@@ -498,7 +514,7 @@ async function perform(handle, task, progress) {
       const bytes = writes.map((write) =>
         write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
       );
-      if (!progress) {
+      if (!progress || outcome.isError) {
         writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
         return;
       }

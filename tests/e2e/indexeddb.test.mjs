@@ -1105,7 +1105,9 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     assert.equal(chart.content_sha256, createHash("sha256").update(png).digest("hex"));
     const raw = JSON.parse(await dump(page, STORE));
     const record = raw.files.find((/** @type {any} */ f) => f.key === "/pics/chart.png").value;
-    const content = raw.contents.find((/** @type {any} */ c) => c.key === record.id);
+    // The bytes live under the content key: the id of the version that wrote them.
+    assert.equal(record.content, record.version);
+    const content = raw.contents.find((/** @type {any} */ c) => c.key === record.content);
     assert.equal(content.type, "[object Uint8Array]");
     assert.equal(content.bytes, [...png].join(","));
 
@@ -1129,7 +1131,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     });
 
     // Tab A issues 20 commands at once, and keeps running one command after another (until
-    // the first error) while tab B asks for version 2.
+    // the first error) while tab B asks for version 3 (this package's schema is version 2).
     await a.evaluate((file) => {
       const tool = harness.tool("m");
       window.inflight = harness.withTimeout(
@@ -1160,9 +1162,9 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
         harness.withTimeout(
           new Promise((resolve, reject) => {
             let blocked = false;
-            const request = indexedDB.open(name, 2);
+            const request = indexedDB.open(name, 3);
             request.onupgradeneeded = () => {
-              request.result.createObjectStore("added-in-v2");
+              request.result.createObjectStore("added-in-v3");
             };
             request.onblocked = () => {
               blocked = true;
@@ -1170,16 +1172,16 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
             request.onerror = () => reject(request.error);
             request.onsuccess = () => {
               const db = request.result;
-              window.v2 = db; // kept open
+              window.v3 = db; // kept open
               resolve({ version: db.version, blocked, stores: [...db.objectStoreNames].sort() });
             };
           }),
           5_000,
-          "indexedDB.open(name, 2) from tab B",
+          "indexedDB.open(name, 3) from tab B",
         ),
       DB_PREFIX + STORE,
     );
-    assert.deepEqual(upgraded, { version: 2, blocked: false, stores: ["added-in-v2", "contents", "files"] });
+    assert.deepEqual(upgraded, { version: 3, blocked: false, stores: ["added-in-v3", "contents", "files", "versions"] });
 
     // Every in-flight command settled: committed, or refused as a storage failure.
     const flight = await a.evaluate(() => window.inflight);
@@ -1203,13 +1205,13 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
       });
     }
     for (const r of flight.filter((/** @type {any} */ r) => !r.isError)) assert.equal(r.content, `The file ${FILE} has been edited.`);
-    // The file holds exactly the committed inserts (read through tab B's version-2 connection).
+    // The file holds exactly the committed inserts (read through tab B's version-3 connection).
     const text = await b.evaluate(
       (file) =>
         new Promise((resolve, reject) => {
-          const tx = window.v2.transaction(["files", "contents"], "readonly");
+          const tx = window.v3.transaction(["files", "contents"], "readonly");
           tx.objectStore("files").get(file.slice("/memories".length)).onsuccess = (event) => {
-            tx.objectStore("contents").get(event.target.result.id).onsuccess = (e) => resolve(new TextDecoder().decode(e.target.result));
+            tx.objectStore("contents").get(event.target.result.content).onsuccess = (e) => resolve(new TextDecoder().decode(e.target.result));
           };
           tx.onabort = () => reject(tx.error);
         }),
@@ -1291,6 +1293,71 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     ]);
     await a.close();
     await b.close();
+  });
+
+  it("a version 1 database (no versions; bytes under memory ids) upgrades in place and keeps its data", { timeout: TEST_TIMEOUT }, async () => {
+    const page = await openHarness(/** @type {BrowserContext} */ (context));
+    const STORE = "e2e-v1-upgrade";
+    const note = "from version 1\n";
+    const sha = createHash("sha256").update(note).digest("hex");
+    // Built as version 1 of the package built it: two stores, records without `version` or
+    // `content`, bytes keyed by the memory id.
+    await page.evaluate(
+      ([name, text, hash]) =>
+        new Promise((resolve, reject) => {
+          const request = indexedDB.open(name, 1);
+          request.onupgradeneeded = () => {
+            request.result.createObjectStore("files", { keyPath: "path" });
+            request.result.createObjectStore("contents");
+          };
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            const db = request.result;
+            const tx = db.transaction(["files", "contents"], "readwrite");
+            const bytes = new TextEncoder().encode(text);
+            tx.objectStore("files").put({ path: "/old/note.md", id: "mem_fromversionone", size: bytes.length, sha256: hash, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000 });
+            tx.objectStore("contents").put(bytes, "mem_fromversionone");
+            tx.oncomplete = () => {
+              db.close();
+              resolve(null);
+            };
+            tx.onabort = () => reject(tx.error);
+          };
+        }),
+      /** @type {const} */ ([DB_PREFIX + STORE, note, sha]),
+    );
+    const before = JSON.parse(await dump(page, STORE));
+    assert.equal(before.version, 1);
+
+    await openTool(page, "m", { store: STORE });
+    const after = JSON.parse(await dump(page, STORE));
+    assert.equal(after.version, 2);
+    assert.deepEqual(after.stores, ["contents", "files", "versions"]);
+    assert.deepEqual(after.files, before.files);
+    assert.deepEqual(after.contents, before.contents);
+    assert.deepEqual(after.versions, []);
+    assertResult(await exec(page, "m", { command: "view", path: "/memories/old/note.md" }), {
+      content: `${FILE_HEAD("/memories/old/note.md")}\n${numbered(["from version 1", ""])}`,
+    });
+    const memory = await page.evaluate(() => harness.call("m", "memories.get", "mem_fromversionone"));
+    assert.equal(memory.content, note);
+    assert.equal(memory.memory_version_id, null);
+    assert.equal(memory.content_sha256, sha);
+
+    // Its first change gives it a version; the id stays.
+    assertResult(
+      await exec(page, "m", { command: "str_replace", path: "/memories/old/note.md", old_str: "version 1", new_str: "version 2" }),
+      { content: `${SNIPPET_HEAD}\n${numbered(["from version 2", ""])}` },
+    );
+    const changed = await page.evaluate(() => harness.call("m", "memories.getByPath", "/old/note.md"));
+    assert.equal(changed.id, "mem_fromversionone");
+    assert.match(changed.memory_version_id, /^memver_/);
+    const versions = await page.evaluate(() => harness.call("m", "versions.list"));
+    assert.deepEqual(versions.data.map((/** @type {any} */ v) => [v.memory_id, v.operation, v.path]), [
+      ["mem_fromversionone", "modified", "/old/note.md"],
+      ["mem_fromversionone", "created", "/old/note.md"],
+    ]);
+    await page.close();
   });
 
   it("raised no uncaught errors or console errors in any page", () => {

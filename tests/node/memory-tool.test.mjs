@@ -34,7 +34,17 @@ const QUOTA_TEXT =
   "Error: The memory could not be saved: the browser's storage quota is full. Nothing was changed.";
 const STORAGE_TEXT = "Error: The memory store could not be reached. Nothing was changed.";
 
-/** A storage over InMemoryStorage whose transactions can be made to fail. */
+/** Every method of the StorageTx interface (docs/ARCHITECTURE.md). */
+const TX_METHODS = [
+  "getFile", "getSubtree", "hasChildren", "countFiles", "getContent", "getFileById", "getVersion",
+  "getVersionsDesc", "getVersionsBelow", "getVersionIdsWithContent", "getNewestVersionId",
+  "getVersionIds", "putFile", "deleteFile", "putContent", "deleteContent", "putVersion", "deleteVersion",
+];
+
+/**
+ * A custom storage over InMemoryStorage (no eventScope of its own) whose transactions can be
+ * made to fail.
+ */
 function faultyStorage() {
   const inner = new InMemoryStorage();
   const faults = { putContent: null, transaction: null, records: null };
@@ -46,22 +56,15 @@ function faultyStorage() {
         close: () => handle.close(),
         transaction(mode, body) {
           if (faults.transaction) return Promise.reject(faults.transaction);
-          return handle.transaction(mode, (tx) =>
-            body({
-              getFile: (p, cb) => tx.getFile(p, (r) => cb(faults.records && r ? faults.records(r) : r)),
-              getSubtree: (p, cb) => tx.getSubtree(p, cb),
-              hasChildren: (p, cb) => tx.hasChildren(p, cb),
-              countFiles: (cb) => tx.countFiles(cb),
-              getContent: (id, cb) => tx.getContent(id, cb),
-              putFile: (r) => tx.putFile(r),
-              deleteFile: (p) => tx.deleteFile(p),
-              putContent: (id, bytes) => {
-                if (faults.putContent) throw faults.putContent;
-                tx.putContent(id, bytes);
-              },
-              deleteContent: (id) => tx.deleteContent(id),
-            }),
-          );
+          return handle.transaction(mode, (tx) => {
+            const wrapped = Object.fromEntries(TX_METHODS.map((name) => [name, (...args) => tx[name](...args)]));
+            wrapped.getFile = (p, cb) => tx.getFile(p, (r) => cb(faults.records && r ? faults.records(r) : r));
+            wrapped.putContent = (id, bytes) => {
+              if (faults.putContent) throw faults.putContent;
+              tx.putContent(id, bytes);
+            };
+            body(wrapped);
+          });
         },
       };
     },
@@ -100,6 +103,11 @@ suite("MemoryTool.open", () => {
       { maxViewChars: 5 }, // the core's minimum is 100
       { maxViewChars: "16000" },
       { createOverwrites: "yes" },
+      { retentionDays: -1 },
+      { retentionDays: "30" },
+      { retentionDays: NaN },
+      { retentionDays: Infinity },
+      { retentionDays: 1e15 },
       { stores: "typo" },
     ];
     for (const options of bad) {
@@ -115,6 +123,7 @@ suite("MemoryTool.open", () => {
       limits: { maxFileBytes: 0, maxFiles: 0 },
       maxViewChars: 100,
       createOverwrites: true,
+      retentionDays: 0.5,
     });
     assert.equal(m.store, "user-42");
     assert.equal(m.access, "read_only");
@@ -130,6 +139,36 @@ suite("MemoryTool.open", () => {
 
   test("the constructor is not public", () => {
     assert.throws(() => new MemoryTool(), TypeError);
+  });
+
+  test("read_write open prunes once; a failing prune does not fail open; read_only does not prune", async () => {
+    const inner = new InMemoryStorage();
+    const calls = [];
+    let failWrites = false;
+    const storage = {
+      async open(store) {
+        const handle = await inner.open(store);
+        return {
+          close: () => handle.close(),
+          transaction(mode, body) {
+            calls.push(mode);
+            if (failWrites && mode === "readwrite") return Promise.reject(new DOMException("disk", "UnknownError"));
+            return handle.transaction(mode, body);
+          },
+        };
+      },
+    };
+    const m = await MemoryTool.open({ storage });
+    assert.deepEqual(calls, ["readwrite"]); // the prune
+    await create(m, "/memories/a.md", "x");
+    calls.length = 0;
+    failWrites = true;
+    const again = await MemoryTool.open({ storage });
+    assert.deepEqual(calls, ["readwrite"]);
+    assert.match((await view(again, "/memories/a.md")).content, /1\tx$/);
+    calls.length = 0;
+    await MemoryTool.open({ storage, access: "read_only" });
+    assert.deepEqual(calls, []);
   });
 });
 
@@ -353,6 +392,19 @@ suite("writeFile", () => {
     await assert.rejects(reader.writeFile("/memories/a.md", "b"), isCode("READ_ONLY"));
     assert.match((await view(reader, "/memories/a.md")).content, /1\ta$/);
   });
+  test("a path with half a surrogate pair is refused, not stored as U+FFFD", async () => {
+    const m = await open();
+    for (const path of ["/memories/a\ud800.md", "/memories/\udc00x.md"]) {
+      await assert.rejects(m.writeFile(path, "x"), (error) => {
+        isCode("INVALID_PATH")(error);
+        assert.match(error.message, /control characters are not allowed$/);
+        return true;
+      });
+    }
+    assert.deepEqual(await m.memories.list(), []);
+    await m.writeFile("/memories/\u{1F600}.md", "a whole pair is fine");
+    assert.equal((await m.memories.list())[0].path, "/\u{1F600}.md");
+  });
 });
 
 suite("memories.list", () => {
@@ -518,5 +570,22 @@ suite("storage failures", () => {
     await assert.rejects(view(m, "/memories"), isCode("STORAGE_FAILED"));
     await assert.rejects(m.writeFile("/memories/a.md", "x"), isCode("STORAGE_FAILED"));
     await assert.rejects(m.memories.list(), isCode("STORAGE_FAILED"));
+    await assert.rejects(m.memories.create({ path: "/a.md", content: "x" }), isCode("STORAGE_FAILED"));
+    await assert.rejects(m.versions.list(), isCode("STORAGE_FAILED"));
+    await assert.rejects(m.export(), isCode("STORAGE_FAILED"));
+    await assert.rejects(m.import({ format: "memory-tool-wasm/bundle", format_version: 1, memories: [] }), isCode("STORAGE_FAILED"));
+    assert.throws(() => m.subscribe(() => {}), isCode("STORAGE_FAILED"));
+  });
+
+  test("host calls over a full quota throw QUOTA_EXCEEDED and change nothing", async () => {
+    const storage = faultyStorage();
+    const m = await MemoryTool.open({ storage });
+    const kept = await m.memories.create({ path: "/keep.md", content: "keep" });
+    storage.faults.putContent = new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    await assert.rejects(m.memories.create({ path: "/new.md", content: "x" }), isCode("QUOTA_EXCEEDED"));
+    await assert.rejects(m.memories.update(kept.id, { content: "lost" }), isCode("QUOTA_EXCEEDED"));
+    storage.faults.putContent = null;
+    assert.equal((await m.memories.get(kept.id)).content, "keep");
+    assert.equal((await m.versions.list()).data.length, 1);
   });
 });

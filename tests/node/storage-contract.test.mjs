@@ -33,6 +33,39 @@ const getContent = (h, id) => run(h, "readonly", (tx, done) => tx.getContent(id,
 const putFiles = (h, paths) =>
   run(h, "readwrite", (tx) => paths.forEach((p) => tx.putFile(record(p))));
 
+/** A version record; `content` is left out unless given (as the core writes them). */
+function version(id, memoryId, extra = {}) {
+  return {
+    id,
+    memoryId,
+    operation: "modified",
+    path: "/p",
+    size: 1,
+    sha256: "00",
+    createdAt: 5,
+    createdBy: { type: "tool", tool_use_id: "toolu_1" },
+    redactedAt: null,
+    ...extra,
+  };
+}
+const ids = (records) => records.map((r) => r.id);
+const versionsDesc = (h, memoryId, below, limit) =>
+  run(h, "readonly", (tx, done) => tx.getVersionsDesc(memoryId, below, limit, (records) => done(ids(records))));
+const versionsBelow = (h, id) => run(h, "readonly", (tx, done) => tx.getVersionsBelow(id, (records) => done(ids(records))));
+const withContent = (h, key) => run(h, "readonly", (tx, done) => tx.getVersionIdsWithContent(key, done));
+const newest = (h) => run(h, "readonly", (tx, done) => tx.getNewestVersionId(done));
+const versionIds = (h) => run(h, "readonly", (tx, done) => tx.getVersionIds(done));
+
+/** Versions of two memories, interleaved; ids sort in write order. */
+const HISTORY = [
+  version("memver_01", "mem_a", { operation: "created", content: "memver_01" }),
+  version("memver_02", "mem_b", { operation: "created", content: "memver_02" }),
+  version("memver_03", "mem_a", { content: "memver_01" }), // a rename shares the bytes
+  version("memver_04", "mem_b", { operation: "deleted", path: "/q", size: null, sha256: null }),
+  version("memver_05", "mem_a", { content: "memver_05" }),
+  version("memver_06", "mem_ab", { operation: "created", content: "memver_06" }), // "mem_a" is a prefix of it
+];
+
 // Keys around "/memories/a": in JS (and IndexedDB) order by UTF-16 code units.
 const AROUND_A = [
   "/memories/a",
@@ -241,6 +274,139 @@ for (const [name, makeStorage] of Object.entries(storages)) {
       one.close();
       two.close();
       other.close();
+    });
+
+    test("getFileById finds a record by its memory id, wherever it moved", async () => {
+      const h = await makeStorage().open("s");
+      const fileById = (id) => run(h, "readonly", (tx, done) => tx.getFileById(id, done));
+      assert.equal(await fileById("mem_x"), null);
+      const r = record("/a.md", { id: "mem_x", version: "memver_1", content: "memver_1" });
+      await run(h, "readwrite", (tx) => tx.putFile(r));
+      assert.deepEqual(await fileById("mem_x"), r);
+      await run(h, "readwrite", (tx) => {
+        tx.deleteFile("/a.md");
+        tx.putFile({ ...r, path: "/b/a.md" });
+      });
+      assert.deepEqual(await fileById("mem_x"), { ...r, path: "/b/a.md" });
+      await run(h, "readwrite", (tx) => tx.deleteFile("/b/a.md"));
+      assert.equal(await fileById("mem_x"), null);
+      h.close();
+    });
+
+    test("the files' id index is unique: two paths for one id fail with STORAGE_FAILED, nothing kept", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => tx.putFile(record("/a.md", { id: "mem_1" })));
+      await assert.rejects(
+        h.transaction("readwrite", (tx) => {
+          tx.putFile(record("/c.md", { id: "mem_3" }));
+          tx.putFile(record("/b.md", { id: "mem_1" }));
+        }),
+        (error) => error instanceof MemoryToolError && error.code === "STORAGE_FAILED",
+      );
+      assert.deepEqual(await subtree(h, ""), ["/a.md"]);
+      // Overwriting a record at its own path with its own id is fine.
+      await run(h, "readwrite", (tx) => tx.putFile(record("/a.md", { id: "mem_1", size: 9 })));
+      assert.equal((await getFile(h, "/a.md")).size, 9);
+      h.close();
+    });
+
+    test("versions: put, get (equal, a copy), missing is null, delete", async () => {
+      const h = await makeStorage().open("s");
+      const getVersion = (id) => run(h, "readonly", (tx, done) => tx.getVersion(id, done));
+      assert.equal(await getVersion("memver_01"), null);
+      const v = version("memver_01", "mem_a", { content: "memver_01" });
+      await run(h, "readwrite", (tx) => tx.putVersion(v));
+      v.createdBy.tool_use_id = "changed"; // the stored copy does not change with the caller's
+      const back = await getVersion("memver_01");
+      assert.deepEqual(back, version("memver_01", "mem_a", { content: "memver_01" }));
+      back.createdBy.type = "api";
+      assert.equal((await getVersion("memver_01")).createdBy.type, "tool");
+      // A redaction rewrites the record without `content`: it leaves the content index.
+      const redacted = { ...version("memver_01", "mem_a"), path: null, size: null, sha256: null, redactedAt: 9 };
+      await run(h, "readwrite", (tx) => tx.putVersion(redacted));
+      assert.deepEqual(await getVersion("memver_01"), redacted);
+      assert.deepEqual(await withContent(h, "memver_01"), []);
+      await run(h, "readwrite", (tx) => tx.deleteVersion("memver_01"));
+      assert.equal(await getVersion("memver_01"), null);
+      assert.deepEqual(await versionIds(h), []);
+      h.close();
+    });
+
+    test("versionsDesc: newest first, by memory (index on [memoryId, id]), below an id, up to a limit", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => [...HISTORY].reverse().forEach((v) => tx.putVersion(v)));
+      assert.deepEqual(await versionsDesc(h, null, null, 100), ["memver_06", "memver_05", "memver_04", "memver_03", "memver_02", "memver_01"]);
+      assert.deepEqual(await versionsDesc(h, null, null, 2), ["memver_06", "memver_05"]);
+      assert.deepEqual(await versionsDesc(h, null, "memver_05", 2), ["memver_04", "memver_03"]);
+      assert.deepEqual(await versionsDesc(h, null, "memver_01", 5), []);
+      assert.deepEqual(await versionsDesc(h, null, "memver_99", 1), ["memver_06"]);
+      assert.deepEqual(await versionsDesc(h, "mem_a", null, 10), ["memver_05", "memver_03", "memver_01"]);
+      assert.deepEqual(await versionsDesc(h, "mem_a", "memver_05", 10), ["memver_03", "memver_01"]);
+      assert.deepEqual(await versionsDesc(h, "mem_a", "memver_04", 1), ["memver_03"]);
+      assert.deepEqual(await versionsDesc(h, "mem_b", null, 10), ["memver_04", "memver_02"]);
+      assert.deepEqual(await versionsDesc(h, "mem_ab", null, 10), ["memver_06"]);
+      assert.deepEqual(await versionsDesc(h, "mem_none", null, 10), []);
+      assert.deepEqual(await versionsDesc(h, "mem_a", null, 0), []);
+      // Whole records come back.
+      const records = await run(h, "readonly", (tx, done) => tx.getVersionsDesc("mem_b", null, 1, done));
+      assert.deepEqual(records, [HISTORY[3]]);
+      h.close();
+    });
+
+    test("versionsBelow: every version with a lower id, oldest first", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => HISTORY.forEach((v) => tx.putVersion(v)));
+      assert.deepEqual(await versionsBelow(h, "memver_04"), ["memver_01", "memver_02", "memver_03"]);
+      assert.deepEqual(await versionsBelow(h, "memver_01"), []);
+      assert.deepEqual(await versionsBelow(h, "memver_~"), ids(HISTORY));
+      const records = await run(h, "readonly", (tx, done) => tx.getVersionsBelow("memver_02", done));
+      assert.deepEqual(records, [HISTORY[0]]);
+      h.close();
+    });
+
+    test("versionsWithContent: the versions holding a content key (the content index)", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => HISTORY.forEach((v) => tx.putVersion(v)));
+      assert.deepEqual(await withContent(h, "memver_01"), ["memver_01", "memver_03"]);
+      assert.deepEqual(await withContent(h, "memver_05"), ["memver_05"]);
+      assert.deepEqual(await withContent(h, "memver_04"), []); // a deletion holds no content
+      await run(h, "readwrite", (tx) => tx.deleteVersion("memver_01"));
+      assert.deepEqual(await withContent(h, "memver_01"), ["memver_03"]);
+      h.close();
+    });
+
+    test("newestVersionId and versionIds", async () => {
+      const h = await makeStorage().open("s");
+      assert.equal(await newest(h), null);
+      assert.deepEqual(await versionIds(h), []);
+      await run(h, "readwrite", (tx) => [...HISTORY].reverse().forEach((v) => tx.putVersion(v)));
+      assert.equal(await newest(h), "memver_06");
+      assert.deepEqual(await versionIds(h), ids(HISTORY));
+      await run(h, "readwrite", (tx) => tx.deleteVersion("memver_06"));
+      assert.equal(await newest(h), "memver_05");
+      h.close();
+    });
+
+    test("a failed body takes back version writes and their indexes too", async () => {
+      const h = await makeStorage().open("s");
+      await run(h, "readwrite", (tx) => HISTORY.slice(0, 3).forEach((v) => tx.putVersion(v)));
+      await assert.rejects(
+        h.transaction("readwrite", (tx) => {
+          tx.deleteVersion("memver_01");
+          tx.putVersion({ ...HISTORY[2], memoryId: "mem_z", content: "memver_09" });
+          tx.putVersion(HISTORY[5]);
+          tx.getNewestVersionId(() => {
+            throw new Error("undo");
+          });
+        }),
+        /undo/,
+      );
+      assert.deepEqual(await versionIds(h), ["memver_01", "memver_02", "memver_03"]);
+      assert.deepEqual(await versionsDesc(h, "mem_a", null, 10), ["memver_03", "memver_01"]);
+      assert.deepEqual(await versionsDesc(h, "mem_z", null, 10), []);
+      assert.deepEqual(await withContent(h, "memver_01"), ["memver_01", "memver_03"]);
+      assert.deepEqual(await withContent(h, "memver_09"), []);
+      h.close();
     });
 
     test("a closed handle refuses transactions with STORAGE_FAILED", async () => {

@@ -1,5 +1,6 @@
-// IndexedDbStorage's own duties over fake-indexeddb: schema, versionchange, lost connections,
-// blocked upgrades, newer databases.
+// IndexedDbStorage's own duties over fake-indexeddb: schema (version 2, and the upgrade of a
+// real version 1 database in place), versionchange, lost connections, blocked upgrades, newer
+// databases.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,7 +44,7 @@ function openRaw(factory, name, version) {
 
 const put = (h, path) =>
   h.transaction("readwrite", (tx) =>
-    tx.putFile({ path, id: "mem_1", size: 0, sha256: "", createdAt: 0, updatedAt: 0 }),
+    tx.putFile({ path, id: `mem_${path}`, size: 0, sha256: "", createdAt: 0, updatedAt: 0 }),
   );
 const count = async (h) => {
   let n;
@@ -51,26 +52,74 @@ const count = async (h) => {
   return n;
 };
 
-test("one database per store, named dbPrefix + store, schema version 1", async () => {
+/** The schema of a database: stores with their key paths and indexes. */
+function schemaOf(db) {
+  const names = [...db.objectStoreNames].sort();
+  const tx = db.transaction(names);
+  const out = {};
+  for (const name of names) {
+    const store = tx.objectStore(name);
+    const indexes = {};
+    for (const index of [...store.indexNames].sort()) {
+      const i = store.index(index);
+      indexes[index] = { keyPath: i.keyPath, unique: i.unique, multiEntry: i.multiEntry };
+    }
+    out[name] = { keyPath: store.keyPath, autoIncrement: store.autoIncrement, indexes };
+  }
+  return out;
+}
+
+const SCHEMA_V2 = {
+  contents: { keyPath: null, autoIncrement: false, indexes: {} },
+  files: {
+    keyPath: "path",
+    autoIncrement: false,
+    indexes: { id: { keyPath: "id", unique: true, multiEntry: false } },
+  },
+  versions: {
+    keyPath: "id",
+    autoIncrement: false,
+    indexes: {
+      content: { keyPath: "content", unique: false, multiEntry: false },
+      memory: { keyPath: ["memoryId", "id"], unique: false, multiEntry: false },
+    },
+  },
+};
+
+test("one database per store, named dbPrefix + store, schema version 2", async () => {
   const factory = new IDBFactory();
   const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange, dbPrefix: "app:" });
   const h = await storage.open("user-42");
   await put(h, "/memories/a.md");
   const dbs = await factory.databases();
-  assert.deepEqual(dbs, [{ name: "app:user-42", version: 1 }]);
+  assert.deepEqual(dbs, [{ name: "app:user-42", version: 2 }]);
   h.close();
   const db = await openRaw(factory, "app:user-42");
-  assert.deepEqual([...db.objectStoreNames].sort(), ["contents", "files"]);
-  const tx = db.transaction(["files", "contents"]);
-  assert.equal(tx.objectStore("files").keyPath, "path");
-  assert.equal(tx.objectStore("contents").keyPath, null);
+  assert.deepEqual(schemaOf(db), SCHEMA_V2);
   db.close();
 });
 
 test("the default prefix is memory-tool-wasm:", async () => {
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("memories");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 1 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 2 }]);
+  h.close();
+});
+
+test("the files' id index is unique: a second path for one memory id aborts the transaction", async () => {
+  const h = await new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }).open("s");
+  const file = (path) => ({ path, id: "mem_same", size: 0, sha256: "", createdAt: 0, updatedAt: 0 });
+  await h.transaction("readwrite", (tx) => tx.putFile(file("/a.md")));
+  await assert.rejects(
+    h.transaction("readwrite", (tx) => tx.putFile(file("/b.md"))),
+    (error) => isCode("STORAGE_FAILED")(error) && /ConstraintError/.test(error.message),
+  );
+  // Moving it (delete, then put at the new path, in one transaction) is fine.
+  await h.transaction("readwrite", (tx) => {
+    tx.deleteFile("/a.md");
+    tx.putFile(file("/b.md"));
+  });
+  assert.equal(await count(h), 1);
   h.close();
 });
 
@@ -89,11 +138,11 @@ test("versionchange: the connection steps aside so another tab can upgrade", asy
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
   await put(h, "/memories/a.md");
-  // A newer version elsewhere upgrades to 2: it is not blocked by us.
-  const newer = await openRaw(factory, "memory-tool-wasm:s", 2);
-  assert.equal(newer.version, 2);
+  // A newer version elsewhere upgrades to 3: it is not blocked by us.
+  const newer = await openRaw(factory, "memory-tool-wasm:s", 3);
+  assert.equal(newer.version, 3);
   newer.close();
-  // Our next transaction reopens at version 1, which is now too old.
+  // Our next transaction reopens at version 2, which is now too old.
   await assert.rejects(put(h, "/memories/b.md"), (error) => {
     assert.ok(isCode("STORAGE_FAILED")(error));
     assert.match(error.message, /newer version of memory-tool-wasm/);
@@ -214,4 +263,67 @@ test("durability options are accepted", async () => {
     assert.equal(await count(h), 1);
     h.close();
   }
+});
+
+/**
+ * A database as version 1 of this package built it: object stores `files` (keyPath `path`)
+ * and `contents` (out-of-line keys), records without `version` or `content`, and each file's
+ * bytes under its memory id.
+ */
+function buildV1Database(factory, name, files) {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, 1);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore("files", { keyPath: "path" });
+      request.result.createObjectStore("contents");
+    };
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const tx = db.transaction(["files", "contents"], "readwrite");
+      for (const { record, bytes } of files) {
+        tx.objectStore("files").put(record);
+        tx.objectStore("contents").put(bytes, record.id);
+      }
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onabort = () => reject(tx.error);
+    };
+  });
+}
+
+test("a version 1 database upgrades in place to version 2, keeping every record and byte", async () => {
+  const factory = new IDBFactory();
+  const v1 = [
+    { record: { path: "/notes/a.md", id: "mem_a", size: 5, sha256: "aa", createdAt: 1, updatedAt: 2 }, bytes: new Uint8Array([104, 101, 108, 108, 111]) },
+    { record: { path: "/b.bin", id: "mem_b", size: 2, sha256: "bb", createdAt: 3, updatedAt: 4 }, bytes: new Uint8Array([0, 255]) },
+  ];
+  await buildV1Database(factory, "memory-tool-wasm:old", v1);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 1 }]);
+
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("old");
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 2 }]);
+  const seen = {};
+  await h.transaction("readonly", (tx) => {
+    tx.getSubtree("", (records) => (seen.files = records));
+    tx.getFileById("mem_b", (record) => (seen.byId = record));
+    tx.getContent("mem_a", (bytes) => (seen.a = bytes && [...bytes]));
+    tx.getContent("mem_b", (bytes) => (seen.b = bytes && [...bytes]));
+    tx.getNewestVersionId((id) => (seen.newest = id));
+    tx.getVersionIds((ids) => (seen.versions = ids));
+  });
+  assert.deepEqual(seen, {
+    files: [v1[1].record, v1[0].record],
+    byId: v1[1].record,
+    a: [104, 101, 108, 108, 111],
+    b: [0, 255],
+    newest: null,
+    versions: [],
+  });
+  h.close();
+  const db = await openRaw(factory, "memory-tool-wasm:old");
+  assert.deepEqual(schemaOf(db), SCHEMA_V2);
+  db.close();
 });
