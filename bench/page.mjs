@@ -7,9 +7,6 @@ import { summarize } from "./stats.mjs";
 import { KB, checked, commandCases, noteName, textOfSize, timeRuns } from "./workload.mjs";
 
 /** The IndexedDB layout of src/js/storage-indexeddb.js (database per store, two object stores). */
-const DB_PREFIX = "memory-tool-wasm:";
-const FILES = "files";
-const CONTENTS = "contents";
 
 const bench = {
   /** What the page runs in: the clock's resolution depends on cross-origin isolation. */
@@ -84,64 +81,27 @@ const bench = {
 };
 
 /**
- * Fills IndexedDB store `store` with `files` files fast: the core makes the records and
- * contents (writeFile into in-memory storage, so they are exactly what the tool would write),
- * then one raw IndexedDB transaction copies them into the database that MemoryTool.open made.
+ * Fills IndexedDB store `store` with `files` files fast: the core writes them into in-memory
+ * storage, then the package's own import copies them into IndexedDB in one transaction (so the
+ * records, contents and versions are exactly what the tool writes, whatever the schema).
  * @returns {Promise<number>} milliseconds taken
  */
 async function populate(store, files, fileBytes) {
   const t0 = performance.now();
-  const memory = new InMemoryStorage();
-  const maker = await MemoryTool.open({ store, storage: memory });
+  const maker = await MemoryTool.open({ store, storage: new InMemoryStorage(), limits: { maxFiles: files } });
   for (let i = 1; i <= files; i++) {
     await maker.writeFile(`/memories/${noteName(i)}`, textOfSize(fileBytes, `note ${i}`));
   }
+  const bundle = await maker.export();
   maker.close();
-  /** @type {Array<{ id: string }>} */
-  let records = [];
-  /** @type {Map<string, Uint8Array>} */
-  const contents = new Map();
-  const handle = await memory.open(store);
-  await handle.transaction("readonly", (tx) => {
-    tx.getSubtree("", (all) => {
-      records = all;
-      for (const record of all) {
-        tx.getContent(record.id, (bytes) => {
-          if (bytes) contents.set(record.id, bytes);
-        });
-      }
-    });
-  });
-  handle.close();
-  if (records.length !== files || contents.size !== files) {
-    throw new Error(`populate: made ${records.length} records and ${contents.size} contents, not ${files}`);
-  }
-
-  // The database and its schema come from the package itself.
-  const tool = await MemoryTool.open({ store, storage: "indexeddb" });
-  checked(await tool.execute({ command: "view", path: "/memories" }));
-  tool.close();
-
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_PREFIX + store);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-    request.onupgradeneeded = () => reject(new Error("populate: the store's database was not there"));
-  });
+  const tool = await MemoryTool.open({ store, storage: "indexeddb", limits: { maxFiles: files } });
   try {
-    await new Promise((resolve, reject) => {
-      const tx = db.transaction([FILES, CONTENTS], "readwrite", { durability: "relaxed" });
-      const fileStore = tx.objectStore(FILES);
-      const contentStore = tx.objectStore(CONTENTS);
-      for (const record of records) {
-        fileStore.put(record);
-        contentStore.put(contents.get(record.id), record.id);
-      }
-      tx.oncomplete = () => resolve(undefined);
-      tx.onabort = () => reject(tx.error);
-    });
+    const result = await tool.import(bundle);
+    if (result.imported !== files) {
+      throw new Error(`populate: imported ${result.imported} files, not ${files}`);
+    }
   } finally {
-    db.close();
+    tool.close();
   }
   return performance.now() - t0;
 }
