@@ -79,8 +79,12 @@ pub fn str_replace(
     let new_text = [before, new_str, after].concat();
     let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
     check_file_size(path, stored.len(), cx)?;
-    // The snippet shows what was stored (a write policy may have rewritten it).
-    let new_text = String::from_utf8_lossy(&stored);
+    // The snippet shows what was stored: a write policy may have rewritten it (only then is
+    // there anything to decode again).
+    let new_text = match &stored {
+        std::borrow::Cow::Borrowed(_) => std::borrow::Cow::Borrowed(new_text.as_str()),
+        std::borrow::Cow::Owned(bytes) => String::from_utf8_lossy(bytes),
+    };
 
     let lines: Vec<&str> = new_text.split('\n').collect();
     let last_line = first_line + new_str.matches('\n').count();
