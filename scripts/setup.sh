@@ -50,6 +50,13 @@ if [ "$(wasm-pack --version 2>/dev/null || true)" != "wasm-pack $WASM_PACK_VERSI
   run cargo install --locked wasm-pack --version "$WASM_PACK_VERSION"
 fi
 
+# 3b. cargo-fuzz, for the fuzz smoke run of the test command (runs on stable Rust with
+#     `--sanitizer none`; see scripts/fuzz.sh).
+CARGO_FUZZ_VERSION=0.13.2
+if [ "$(cargo fuzz --version 2>/dev/null || true)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+  run cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+fi
+
 # 4. wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen: wasm-pack only uses the one on PATH
 #    when the versions are equal (otherwise it tries to download from GitHub).
 lock_bindgen_version() {
@@ -92,7 +99,7 @@ if dpkg-query -W -f='${Status}' binaryen 2>/dev/null | grep -q 'install ok insta
 fi
 
 if [ "$installed_anything" -eq 0 ]; then
-  log "everything present ($WASM_TARGET, chromium, chromedriver, wasm-pack $WASM_PACK_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
+  log "everything present ($WASM_TARGET, chromium, chromedriver, wasm-pack $WASM_PACK_VERSION, cargo-fuzz $CARGO_FUZZ_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
 else
   log "done"
 fi

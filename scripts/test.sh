@@ -66,6 +66,8 @@ step clippy "cargo clippy --all-targets -- -D warnings && cargo clippy --all-tar
 
 step native "cargo test"
 
+step fuzz "bash scripts/fuzz-smoke.sh"
+
 step build "SKIP_SETUP=1 bash scripts/build.sh"
 build_ok=$((last_status == 0))
 

@@ -277,7 +277,9 @@ impl Parser<'_> {
         while matches!(self.peek(), Some(b'0'..=b'9')) {
             self.pos += 1;
         }
-        if self.pos == int_start {
+        // JSON has no leading zeros: `0` alone, or a digit 1-9 first.
+        let digits = self.pos - int_start;
+        if digits == 0 || (digits > 1 && self.bytes.get(int_start) == Some(&b'0')) {
             return None;
         }
         if self.peek() == Some(b'.') {
@@ -309,8 +311,11 @@ impl Parser<'_> {
 
     fn hex4(&mut self) -> Option<u32> {
         let digits = self.bytes.get(self.pos..self.pos + 4)?;
-        let text = std::str::from_utf8(digits).ok()?;
-        let value = u32::from_str_radix(text, 16).ok()?;
+        // Exactly four hex digits: `from_str_radix` alone would also take a sign (`\u+041`).
+        let mut value = 0;
+        for b in digits {
+            value = value * 16 + char::from(*b).to_digit(16)?;
+        }
         self.pos += 4;
         Some(value)
     }

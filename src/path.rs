@@ -57,9 +57,21 @@ impl MemoryPath {
             key.push('/');
             key.push_str(segment);
         }
+        // NFC can lengthen a name (a few characters decompose): the stored spelling must obey
+        // the limit too, or the listed spelling could not be used.
+        let key = nfc(&key);
+        if MOUNT.len() + key.len() > MAX_PATH_BYTES {
+            return Err(ToolError::new(
+                ErrorCode::InvalidPath,
+                format!(
+                    "Error: Invalid path {raw}: longer than {} bytes",
+                    group(MAX_PATH_BYTES as u64)
+                ),
+            ));
+        }
         Ok(MemoryPath {
             raw: raw.to_string(),
-            key: nfc(&key),
+            key,
             raw_segments: segments.iter().map(|s| s.to_string()).collect(),
             trailing_slash,
             mount_segments: 0,
@@ -372,6 +384,17 @@ mod tests {
                 "Error: Invalid path /memories/a\u{FFFD}: control characters are not allowed"
                     .into()
             )
+        );
+    }
+
+    #[test]
+    fn the_stored_spelling_obeys_the_length_limit_too() {
+        // U+1D15E is 4 bytes and becomes 7 in NFC (it is excluded from composition).
+        let raw = format!("/memories/{}", "\u{1d15e}".repeat(253));
+        assert!(raw.len() <= 1024);
+        assert_eq!(
+            err(&raw),
+            format!("Error: Invalid path {raw}: longer than 1,024 bytes")
         );
     }
 
