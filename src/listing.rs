@@ -19,7 +19,7 @@ pub fn utf16_order(keys: &[&str]) -> Vec<usize> {
 }
 
 /// `items` sorted by the UTF-16 order of `key`.
-pub fn sorted_by_utf16<'a, T>(items: &'a [T], key: impl Fn(&T) -> &str) -> Vec<&'a T> {
+pub fn sorted_by_utf16<T>(items: &[T], key: impl Fn(&T) -> &str) -> Vec<&T> {
     let keys: Vec<&str> = items.iter().map(&key).collect();
     utf16_order(&keys)
         .into_iter()

@@ -179,7 +179,14 @@ impl Mounts {
                         bytes,
                     },
                 ),
-                _ => done(self.outside(&path, "write")),
+                Some(_) => done(ToolError::new(
+                    ErrorCode::PathConflict,
+                    format!(
+                        "Error: Cannot write {}: it is a mounted memory store; write a file inside it",
+                        path.raw()
+                    ),
+                )),
+                None => done(self.outside(&path, "write")),
             },
             other => Routed::Mount(0, other),
         }
@@ -268,6 +275,15 @@ impl Mounts {
                         "Error: The path {path} does not exist".into(),
                     ));
                 };
+                if old.is_root() {
+                    return Err(ToolError::new(
+                        ErrorCode::RootProtected,
+                        format!(
+                            "Error: Cannot rename the mount {} itself",
+                            self.prefix(from)
+                        ),
+                    ));
+                }
                 match self.locate(&new_path) {
                     Some((to, new)) if to == from => Ok((from, ToolCommand::Rename { old_path: old, new_path: new })),
                     Some(_) => Err(ToolError::new(
@@ -331,11 +347,12 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
             .field("store")
             .and_then(StoreRecord::from_json)
             .ok_or_else(|| bad(ErrorCode::InvalidOptions, "each mount needs a store".into()))?;
-        let read_only = match item
-            .field("access")
-            .and_then(Json::as_str)
-            .unwrap_or("read_write")
-        {
+        let access = match item.field("access") {
+            None => "read_write",
+            Some(Json::Str(s)) => s.text.as_str(),
+            Some(_) => "(not a string)",
+        };
+        let read_only = match access {
             "read_write" => false,
             "read_only" => true,
             other => {

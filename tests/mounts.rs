@@ -295,3 +295,90 @@ fn the_system_prompt_text() {
         "You have persistent memory through the `memory` tool. Its files live under /memories, in this memory store:\n\n- /memories/ — \"Notes\" (read and write)\n  Description: d\n\nView your memory before you start a task, and keep what you learn there, in the store it belongs to."
     );
 }
+
+#[test]
+fn registry_details() {
+    let mut registry = MemStore::new(Config::default());
+    // Created in one millisecond: still listed in creation order.
+    for name in ["Alpha", "Beta", "Gamma"] {
+        registry_call(
+            &mut registry,
+            &format!(r#"{{"call":"stores.create","name":"{name}"}}"#),
+        );
+        registry.clock -= 1;
+    }
+    let listed = registry_call(&mut registry, r#"{"call":"stores.list"}"#);
+    let names: Vec<&str> = match &listed {
+        Json::Array(items) => items.iter().map(|i| s(i, "name")).collect(),
+        _ => vec![],
+    };
+    assert_eq!(names, ["Alpha", "Beta", "Gamma"]);
+    // A deleted store's name and description do not linger in the registry's history.
+    let id = match &listed {
+        Json::Array(items) => s(&items[1], "id").to_string(),
+        _ => String::new(),
+    };
+    registry_call(
+        &mut registry,
+        &format!(r#"{{"call":"stores.update","id":"{id}","description":"secret plans"}}"#),
+    );
+    registry_call(
+        &mut registry,
+        &format!(r#"{{"call":"stores.delete","id":"{id}"}}"#),
+    );
+    let key = format!("/{id}");
+    let of_it: Vec<_> = registry
+        .versions
+        .values()
+        .filter(|v| v.path.as_deref() == Some(key.as_str()) || v.redacted_at.is_some())
+        .collect();
+    assert!(
+        of_it
+            .iter()
+            .all(|v| v.redacted_at.is_some()
+                || v.operation == memory_tool_wasm::record::Change::Deleted),
+        "{of_it:?}"
+    );
+    let leftover = registry
+        .contents
+        .values()
+        .filter(|b| String::from_utf8_lossy(b).contains("secret plans"))
+        .count();
+    assert_eq!(leftover, 0);
+}
+
+#[test]
+fn mount_access_must_be_a_known_string() {
+    let demo = store_json("memstore_a", "Demo Memory", false);
+    for access in ["5", r#""admin""#, "[]"] {
+        let request = format!(r#"{{"mounts":[{{"store":{demo},"access":{access}}}]}}"#);
+        assert_eq!(
+            plan_mounts(&request).map_err(|e| e.code.as_str()),
+            Err("INVALID_OPTIONS"),
+            "{access}"
+        );
+    }
+    // null counts as absent, as everywhere in this package's JSON: the default, read_write.
+    let request = format!(r#"{{"mounts":[{{"store":{demo},"access":null}}]}}"#);
+    assert!(plan_mounts(&request).is_ok_and(|p| p.contains(r#""readOnly":false"#)));
+}
+
+#[test]
+fn a_mount_itself_is_neither_written_nor_moved() {
+    let mut s = session();
+    assert_eq!(
+        result(&s.execute(r#"{"command":"rename","old_path":"/memories/demo-memory","new_path":"/memories/team-handbook/x"}"#)),
+        ("Error: Cannot rename the mount /memories/demo-memory itself".to_string(), true)
+    );
+    let routed = s.mounts.route(Operation::host_write(
+        "/memories/demo-memory",
+        b"x".to_vec(),
+    ));
+    match routed {
+        memory_tool_wasm::mounts::Routed::Done(outcome) => assert_eq!(
+            outcome.text_content(),
+            "Error: Cannot write /memories/demo-memory: it is a mounted memory store; write a file inside it"
+        ),
+        _ => panic!("a write to a mount's root must be refused"),
+    }
+}

@@ -367,7 +367,13 @@ async fn images_come_back_as_image_blocks() {
 
 /// Runs one host call; returns the outcome JSON.
 async fn host(db: &JsValue, engine: &Engine, call: &str) -> String {
-    let task = engine.start_host(call, js_sys::Date::now(), &random16(), r#"{"type":"api"}"#);
+    let task = engine.start_host(
+        call,
+        js_sys::Date::now(),
+        &random16(),
+        r#"{"type":"api"}"#,
+        0,
+    );
     let done = JsFuture::from(run_task(db, task)).await;
     done.ok()
         .and_then(|v| v.as_string())

@@ -3,11 +3,11 @@
 //! store, so it gets atomic updates and a version history like any memory.
 
 use super::history::{clock_read, Bytes, History};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
+use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{Json, ObjectWriter};
 use crate::mounts::slug;
-use crate::record::{parse_rfc3339, rfc3339, FileRecord};
+use crate::record::{parse_rfc3339, rfc3339, FileRecord, VersionIds, VersionRecord};
 
 /// The longest store name and description, in characters.
 const MAX_NAME: usize = 255;
@@ -173,8 +173,14 @@ pub fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Result<Out
         .name
         .clone()
         .ok_or_else(|| stop(ErrorCode::InvalidInput, "`name` is required".into()))?;
-    let id = cx.ids().next("memstore_");
     snap.need(vec![clock_read()])?;
+    // Store ids come from the registry's version clock, so they sort in creation order (even
+    // within one millisecond) and `list` can sort by id.
+    let stamp = VersionIds::after(snap.newest_version_id(), cx.now).next(&mut cx.ids());
+    let id = format!(
+        "memstore_{}",
+        stamp.strip_prefix("memver_").unwrap_or(&stamp)
+    );
     let record = StoreRecord {
         id,
         name,
@@ -211,12 +217,8 @@ pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
         .filter_map(|j| StoreRecord::from_json(&j))
         .filter(|r| include_archived || r.archived_at.is_none())
         .collect();
-    // Oldest first: the creation time, zero-padded, sorts as text.
-    let keys: Vec<String> = records
-        .iter()
-        .map(|r| format!("{:020}{}", r.created_at.max(0), r.id))
-        .collect();
-    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    // Oldest first: ids sort in creation order.
+    let keys: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
     let items: Vec<String> = crate::listing::utf16_order(&keys)
         .into_iter()
         .filter_map(|i| records.get(i))
@@ -269,7 +271,28 @@ pub fn archive(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop>
 /// `stores.delete(id)`: the record goes; the adapter then drops the store's data.
 pub fn delete(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     let (file, _) = load(id, snap)?;
+    // Its history is redacted in the same transaction: a deleted store's name and description
+    // do not linger in the registry.
+    let history_read = Read::VersionsDesc {
+        memory: Some(file.id.clone()),
+        below: None,
+        limit: 1_000_000,
+    };
+    snap.need(vec![history_read.clone()])?;
     let mut history = History::new(cx, snap);
+    for version in snap.versions(&history_read) {
+        if let Some(key) = &version.content {
+            history.push(Write::DeleteContent(key.clone()));
+        }
+        history.push(Write::PutVersion(VersionRecord {
+            path: None,
+            size: None,
+            sha256: None,
+            content: None,
+            redacted_at: Some(cx.now),
+            ..version.clone()
+        }));
+    }
     history.delete(file);
     let mut out = String::new();
     ObjectWriter::new(&mut out)

@@ -7,9 +7,10 @@ const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
 /**
  * An error for the host application (never for the model): a stable `code` and a message.
  * Codes: the core's (`INVALID_PATH`, `NOT_FOUND`, `READ_ONLY`, `LIMIT_EXCEEDED`,
- * `PRECONDITION_FAILED`, `PATH_CONFLICT`, `REDACT_HEAD`, …), plus `QUOTA_EXCEEDED` and
- * `STORAGE_FAILED` for storage, `INVALID_OPTIONS` for `MemoryTool.open` and
- * `INVALID_TOOL_USE` for `run`/`runAll`. Some host errors carry details from the core
+ * `PRECONDITION_FAILED`, `PATH_CONFLICT`, `REDACT_HEAD`, `POLICY_REFUSED`, and for stores and
+ * mounts `TOO_MANY_MOUNTS`, `SLUG_CONFLICT`, `ARCHIVED`, …), plus `QUOTA_EXCEEDED` and
+ * `STORAGE_FAILED` for storage, `INVALID_OPTIONS` for `MemoryTool.open` (and
+ * `MemoryStores.open`) and `INVALID_TOOL_USE` for `run`/`runAll`. Some host errors carry details from the core
  * (`current_content_sha256`, `conflicting_memory_id`, `conflicting_path`, `memory_id`, …):
  * in `detail`, and each also as a property of the error.
  */

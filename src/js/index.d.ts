@@ -81,6 +81,10 @@ export type MemoryToolErrorCode =
   | "REDACT_HEAD"
   | "REDACTED"
   | "INVALID_BUNDLE"
+  | "POLICY_REFUSED"
+  | "TOO_MANY_MOUNTS"
+  | "SLUG_CONFLICT"
+  | "ARCHIVED"
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
   | "INVALID_OPTIONS"
@@ -128,17 +132,100 @@ export class MemoryToolError extends Error {
 /** Whether the model may write. */
 export type MemoryAccess = "read_write" | "read_only";
 
+/** One store to mount (`MemoryTool.open({ mounts })`). */
+export interface MountOptions {
+  /** The store's id (`memstore_…`, from `MemoryStores`). */
+  store: string;
+  /**
+   * Default `"read_write"`. A `"read_only"` mount refuses every writing command with SPEC
+   * §4's text, before touching storage. An archived store can only be mounted read-only.
+   */
+  access?: MemoryAccess;
+  /** What the model should keep there and how; at most 4,096 characters. In `systemPrompt()`. */
+  instructions?: string;
+}
+
+/** A mounted store, as `MemoryTool.mounts` shows it. */
+export interface MountInfo {
+  /** The store's id (`memstore_…`); for a tool opened with `store`, that store's name. */
+  store: string;
+  name: string;
+  /** The folder of the store under `/memories` with several mounts; `""` for a single store opened with `store`. */
+  slug: string;
+  /** Its tool path: `/memories/` for the only mount, `/memories/<slug>/` with several. */
+  path: string;
+  access: MemoryAccess;
+  description: string;
+  instructions: string;
+  /** Archived stores are read-only for good: they are only ever mounted `read_only`. */
+  archived: boolean;
+}
+
+/** Who is writing, for `beforeWrite`: the model (`tool`), the host API (`api`) or an import. */
+export type WriteSource = "tool" | "api" | "import";
+
+/** A write about to happen, as `beforeWrite` sees it. */
+export interface PendingWrite {
+  /** The tool path (`/memories/notes/a.md`; with several mounts, `/memories/<slug>/…`). */
+  path: string;
+  /** The content: text when it is UTF-8, else the bytes. */
+  content: string | Uint8Array;
+  source: WriteSource;
+}
+
+/**
+ * What `beforeWrite` decides, synchronously:
+ * - `undefined`, `true` or `"allow"`: write as asked;
+ * - `false` or `{ refuse: reason }`: refuse (`POLICY_REFUSED`; the model reads
+ *   `Error: Cannot write <path>: <reason>`);
+ * - any other string, or bytes: write this content instead (an import refuses rewrites whole).
+ */
+export type WriteDecision =
+  | undefined
+  | boolean
+  | "allow"
+  | { refuse: string }
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | ArrayBufferView;
+
+/**
+ * The host's write policy, asked inside the write's transaction about every write of content
+ * (tool commands, host API, imports). It must decide synchronously: a returned Promise
+ * refuses the write ("beforeWrite must decide synchronously"), and so does a throw ("the write
+ * policy failed: <message>").
+ */
+export type BeforeWrite = (write: PendingWrite) => WriteDecision;
+
 /** Options of `MemoryTool.open`. */
 export interface MemoryToolOptions {
-  /** The store's name (one IndexedDB database per store). Default `"memories"`. */
+  /**
+   * The store's name (one IndexedDB database per store). Default `"memories"`. Names starting
+   * with `"__"` are reserved. Not with `mounts`.
+   */
   store?: string;
   /**
+   * Named stores of the registry (`MemoryStores`) to mount, 1 to 8: one is `/memories`
+   * itself, several are `/memories/<slug>/` each. Not with `store` or `access`. The other
+   * options are the defaults of every mount (a store's own `limits` win).
+   */
+  mounts?: MountOptions[];
+  /**
    * Where files live: `"indexeddb"`, `"memory"` (a fresh `InMemoryStorage`), or a storage
-   * object. Default: `"indexeddb"` where `indexedDB` exists, else `"memory"`.
+   * object. Default: `"indexeddb"` where `indexedDB` exists, else `"memory"`. With `mounts`,
+   * the storage the `MemoryStores` were opened on.
    */
   storage?: "indexeddb" | "memory" | MemoryStorage;
-  /** Default `"read_write"`. With `"read_only"` every writing command is refused. */
+  /** Default `"read_write"`. With `"read_only"` every writing command is refused. Not with `mounts`. */
   access?: MemoryAccess;
+  /**
+   * Refuse content that looks like it holds a credential (API keys, private keys, …), from
+   * the tool, the host API and imports alike (`POLICY_REFUSED`). Default false.
+   */
+  secretFilter?: boolean;
+  /** The host's write policy: see `BeforeWrite`. */
+  beforeWrite?: BeforeWrite;
   limits?: {
     /** Largest file, in bytes. Default 102,400. */
     maxFileBytes?: number;
@@ -157,6 +244,14 @@ export interface MemoryToolOptions {
   retentionDays?: number;
 }
 
+/**
+ * Which mounted store a host call is for: a mounted store's id or slug. Default: the first
+ * mount. (A tool opened with `store` takes that store's name.)
+ */
+export interface StoreOption {
+  store?: string;
+}
+
 /** What `execute` resolves to. `code` is set on errors. */
 export interface ExecuteResult {
   content: ToolResultContent;
@@ -165,7 +260,7 @@ export interface ExecuteResult {
 }
 
 /** Options of `memories.list`. */
-export interface ListOptions {
+export interface ListOptions extends StoreOption {
   /** Only memories under this prefix; must start and end with `/` and matches whole segments. */
   path_prefix?: string;
   /** 0 or omitted: the whole subtree; 1: direct children, deeper entries as prefixes. */
@@ -212,7 +307,7 @@ export interface MemoryPrefix {
 export type MemoryList = Array<MemorySummary | MemoryPrefix>;
 
 /** `memories.create` parameters. */
-export interface CreateMemoryParams {
+export interface CreateMemoryParams extends StoreOption {
   path: string;
   content: string;
 }
@@ -224,7 +319,7 @@ export interface ContentSha256Precondition {
 }
 
 /** `memories.update` parameters: a new path, new content, or both. */
-export interface UpdateMemoryParams {
+export interface UpdateMemoryParams extends StoreOption {
   path?: string;
   content?: string;
   /**
@@ -235,7 +330,7 @@ export interface UpdateMemoryParams {
 }
 
 /** `memories.delete` options. */
-export interface DeleteMemoryOptions {
+export interface DeleteMemoryOptions extends StoreOption {
   /** Fails with `PRECONDITION_FAILED` unless the memory's sha is this one. */
   expected_content_sha256?: string;
 }
@@ -246,14 +341,17 @@ export interface MemoryDeleted {
   id: string;
 }
 
-/** The host's memory API. */
+/**
+ * The host's memory API. Each call is on one store: with several mounts, the one its
+ * `store` option names (default the first mount); paths are that store's own (`/notes/a.md`).
+ */
 export interface MemoriesApi {
   /** Lists memories; `INVALID_PATH` / `INVALID_INPUT` for a bad prefix or depth. */
   list(options?: ListOptions): Promise<MemoryList>;
   /** The memory with its content; `NOT_FOUND` if no memory has the id. */
-  get(id: string): Promise<Memory>;
+  get(id: string, options?: StoreOption): Promise<Memory>;
   /** The memory at `path` with its content; `NOT_FOUND` if none is there. */
-  getByPath(path: string): Promise<Memory>;
+  getByPath(path: string, options?: StoreOption): Promise<Memory>;
   /** Creates a memory; never overwrites (`PATH_CONFLICT`, naming what is in the way). */
   create(params: CreateMemoryParams): Promise<Memory>;
   /** Moves and/or rewrites a memory, keeping its id. */
@@ -266,10 +364,14 @@ export interface MemoriesApi {
 export type VersionOperation = "created" | "modified" | "deleted";
 
 /** Who made a change. */
+/**
+ * Who made a change. A tool opened with `mounts` also records its `session_id` (see
+ * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through.
+ */
 export type VersionActor =
-  | { type: "tool"; tool_use_id: string | null }
-  | { type: "api" }
-  | { type: "import" }
+  | { type: "tool"; tool_use_id: string | null; session_id?: string; mount_path?: string }
+  | { type: "api"; session_id?: string; mount_path?: string }
+  | { type: "import"; session_id?: string; mount_path?: string }
   | { type: string; [key: string]: unknown };
 
 /** An immutable entry of a store's history (the memory stores API's `memory_version`). */
@@ -293,7 +395,7 @@ export interface MemoryVersion {
 }
 
 /** `versions.list` filters; versions come newest first. */
-export interface VersionFilters {
+export interface VersionFilters extends StoreOption {
   memory_id?: string;
   operation?: VersionOperation;
   /** Only versions created at or after this time (a Date or RFC 3339 text). */
@@ -321,25 +423,25 @@ export interface PruneResult {
   freed_contents: number;
 }
 
-/** The history API. */
+/** The history API; each call is on one store, as `MemoriesApi`'s are. */
 export interface VersionsApi {
   /** Versions newest first, filtered and paged. */
   list(filters?: VersionFilters): Promise<VersionPage>;
   /** The version with its content; `NOT_FOUND` if none has the id. */
-  get(id: string): Promise<MemoryVersion>;
+  get(id: string, options?: StoreOption): Promise<MemoryVersion>;
   /**
    * Clears a version's content, path, sha and size for good (the bytes go when no other
    * version holds them). `REDACT_HEAD` for the current version of a live memory.
    */
-  redact(id: string): Promise<MemoryVersion>;
+  redact(id: string, options?: StoreOption): Promise<MemoryVersion>;
   /**
    * Writes the version's content back as a new version of its memory; a deleted memory comes
    * back at the version's path (`PATH_CONFLICT` if that is taken). `REDACTED` for a redacted
    * version.
    */
-  restore(id: string): Promise<MemorySummary>;
+  restore(id: string, options?: StoreOption): Promise<MemorySummary>;
   /** Deletes versions past the retention period, never a live memory's head. */
-  prune(): Promise<PruneResult>;
+  prune(options?: StoreOption): Promise<PruneResult>;
 }
 
 /** A memory in a bundle. */
@@ -381,7 +483,7 @@ export interface Bundle {
 }
 
 /** `export` options. */
-export interface ExportOptions {
+export interface ExportOptions extends StoreOption {
   /** Include the retained history. Default false. */
   include_versions?: boolean;
 }
@@ -396,7 +498,7 @@ export interface ImportProgress {
 }
 
 /** `import` options. */
-export interface ImportOptions {
+export interface ImportOptions extends StoreOption {
   /** Default `"fail"`: a conflict throws `PATH_CONFLICT` and nothing is imported. */
   onConflict?: ImportConflictPolicy;
   /** Called with 0 before writing, then as writes complete (about every 1%), and at the end. */
@@ -418,7 +520,7 @@ export interface ImportResult {
  */
 export interface ChangeEvent {
   type: "change";
-  /** The store's name. */
+  /** The store's name; for a tool opened with `mounts`, the store's id. */
   store: string;
   memory_id: string;
   /** The memory's path in this version; null when redacted. */
@@ -434,20 +536,35 @@ export interface ChangeEvent {
 /** A `subscribe` listener. What it throws is reported, and harms nothing else. */
 export type ChangeListener = (event: ChangeEvent) => void;
 
-/** Claude's memory tool (`memory_20250818`) over one store. */
+/** Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores. */
 export class MemoryTool {
   private constructor();
   /**
-   * Opens the memory tool over a store. Rejects with `INVALID_OPTIONS` for bad options and
-   * `STORAGE_FAILED` when the store cannot be opened.
+   * Opens the memory tool over a store, or over the named stores of `mounts`. Rejects with
+   * `INVALID_OPTIONS` for bad options; with `mounts`, `NOT_FOUND` (a store not in the
+   * registry), `TOO_MANY_MOUNTS` (more than 8), `SLUG_CONFLICT` (two stores whose slugs
+   * collide, naming both; or one store mounted twice), `ARCHIVED` (an archived store mounted
+   * read_write); `STORAGE_FAILED` when a store cannot be opened.
    */
   static open(options?: MemoryToolOptions): Promise<MemoryTool>;
   /** `{ type: "memory_20250818", name: "memory" }` (a fresh object each time). */
   readonly toolParam: MemoryToolParam;
-  /** The store's name. */
+  /** The store's name; with `mounts`, the first mount's store id (host calls' default). */
   readonly store: string;
-  /** The access given at open. */
+  /** The access given at open; with `mounts`, the first mount's. */
   readonly access: MemoryAccess;
+  /** The mounted stores, in mount order (one for a single store). */
+  readonly mounts: ReadonlyArray<Readonly<MountInfo>>;
+  /**
+   * This tool's session id (`session_…`, random). With `mounts`, every version it writes
+   * records it (`created_by.session_id`).
+   */
+  readonly sessionId: string;
+  /**
+   * The text to add to the system prompt: the memory tool, and each mount's path, name,
+   * access, description and instructions.
+   */
+  systemPrompt(): string;
   /**
    * Runs one tool input in one transaction; resolves after it committed. Never rejects for
    * the model's mistakes or storage failures: those are `isError` results.
@@ -460,15 +577,16 @@ export class MemoryTool {
     message: AssistantMessage | ReadonlyArray<ContentBlockLike>,
   ): Promise<ToolResultBlock[]>;
   /**
-   * Creates or overwrites a file (a string is stored as UTF-8). Obeys paths, limits and
-   * access; throws `MemoryToolError` with the core's code otherwise.
+   * Creates or overwrites a file at a tool path (with several mounts, `/memories/<slug>/…`
+   * says which store; a string is stored as UTF-8). Obeys paths, limits, access and the write
+   * policy; throws `MemoryToolError` with the core's code otherwise.
    */
   writeFile(path: string, content: string | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<void>;
   /** The host's memory API (SPEC §5). Throws `MemoryToolError`s with the core's codes. */
   readonly memories: MemoriesApi;
   /** The history API. Throws `MemoryToolError`s with the core's codes. */
   readonly versions: VersionsApi;
-  /** Exports the store as a bundle. */
+  /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**
    * Imports a bundle in one transaction (all or nothing), checking every sha first
@@ -476,8 +594,9 @@ export class MemoryTool {
    */
   import(bundle: Bundle | string, options?: ImportOptions): Promise<ImportResult>;
   /**
-   * Hears every committed change of the store: from this context, and (IndexedDB) from other
-   * tabs and workers of the origin. Returns the function that unsubscribes.
+   * Hears every committed change of the tool's stores (every mount): from this context, and
+   * (IndexedDB) from other tabs and workers of the origin. Returns the function that
+   * unsubscribes.
    */
   subscribe(listener: ChangeListener): () => void;
   /** Closes the store and ends its subscriptions; commands already running finish, later calls throw. */
@@ -523,6 +642,11 @@ export type TransactionMode = "readonly" | "readwrite";
 export interface MemoryStorage {
   /** Opens (or creates) the named store; resolves when ready. */
   open(store: string): Promise<StoreHandle>;
+  /**
+   * Deletes the named store and all its data; handles open on it should refuse later
+   * transactions. Needed by `MemoryStores.delete`; does nothing for a store that does not exist.
+   */
+  destroy?(store: string): Promise<void>;
 }
 
 /**
@@ -619,6 +743,12 @@ export interface IndexedDbStorageOptions {
 export class IndexedDbStorage implements MemoryStorage {
   constructor(options?: IndexedDbStorageOptions);
   open(store: string): Promise<StoreHandle>;
+  /**
+   * Deletes the store's database. Handles of this context open on it are closed for good;
+   * rejects with `STORAGE_FAILED` if another tab holds it open with an old version of the
+   * package (it is deleted once that tab lets go).
+   */
+  destroy(store: string): Promise<void>;
 }
 
 /**
@@ -628,4 +758,98 @@ export class IndexedDbStorage implements MemoryStorage {
 export class InMemoryStorage implements MemoryStorage {
   constructor();
   open(store: string): Promise<StoreHandle>;
+  /** Drops the store's data; handles open on it refuse later transactions. */
+  destroy(store: string): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Named stores (the registry that `MemoryTool.open({ mounts })` mounts from)
+
+/** A store's own limits; `null`: the tool's (or the default). */
+export interface MemoryStoreLimits {
+  max_file_bytes: number | null;
+  max_files: number | null;
+}
+
+/** A named store (the memory stores API's `memory_store`). */
+export interface MemoryStore {
+  type: "memory_store";
+  /** `memstore_…`; also the name of the store in the storage (its IndexedDB database). */
+  id: string;
+  name: string;
+  description: string;
+  /** Its folder with several mounts: `/memories/<slug>/` ("Demo Memory" → `demo-memory`). */
+  slug: string;
+  created_at: Rfc3339;
+  updated_at: Rfc3339;
+  /** Set once archived: read-only for good. */
+  archived_at: Rfc3339 | null;
+  limits: MemoryStoreLimits;
+}
+
+/** Limits to set; `null` goes back to the default. camelCase names are taken too. */
+export interface MemoryStoreLimitsInput {
+  max_file_bytes?: number | null;
+  max_files?: number | null;
+  maxFileBytes?: number | null;
+  maxFiles?: number | null;
+}
+
+/** `MemoryStores.create` parameters. */
+export interface CreateStoreParams {
+  /** 1 to 255 characters, with a letter or digit (it makes the slug). */
+  name: string;
+  /** At most 4,096 characters; shown to the model by `systemPrompt()`. */
+  description?: string;
+  limits?: MemoryStoreLimitsInput;
+}
+
+/** `MemoryStores.update` fields: any of a create's. */
+export type UpdateStoreParams = Partial<CreateStoreParams>;
+
+/** `MemoryStores.list` options. */
+export interface ListStoresOptions {
+  /** Include archived stores. Default false. */
+  includeArchived?: boolean;
+}
+
+/** What `MemoryStores.delete` resolves to. */
+export interface MemoryStoreDeleted {
+  type: "memory_store_deleted";
+  id: string;
+}
+
+/** Options of `MemoryStores.open`. */
+export interface MemoryStoresOptions {
+  /**
+   * `"indexeddb"`, `"memory"` or a storage object: the same one the `MemoryTool.open` calls
+   * that mount its stores are given. Default: `"indexeddb"` where it exists, else `"memory"`.
+   */
+  storage?: "indexeddb" | "memory" | MemoryStorage;
+}
+
+/**
+ * The registry of named stores of a storage (kept in its store `"__stores__"`). Methods throw
+ * `MemoryToolError`s with the core's codes (`NOT_FOUND`, `ARCHIVED`, `INVALID_INPUT`, …).
+ */
+export class MemoryStores {
+  private constructor();
+  static open(options?: MemoryStoresOptions): Promise<MemoryStores>;
+  /** Creates a store; its id is `memstore_…`. */
+  create(params: CreateStoreParams): Promise<MemoryStore>;
+  /** The stores, oldest first; archived ones only with `includeArchived`. */
+  list(options?: ListStoresOptions): Promise<MemoryStore[]>;
+  /** `NOT_FOUND` if no store has the id. */
+  get(id: string): Promise<MemoryStore>;
+  /** `ARCHIVED` once archived. */
+  update(id: string, fields: UpdateStoreParams): Promise<MemoryStore>;
+  /** Read-only for good: mountable `read_only` only; archiving again changes nothing. */
+  archive(id: string): Promise<MemoryStore>;
+  /**
+   * Deletes the store's record, then its data (every memory and version: `storage.destroy`).
+   * MemoryTools of this context that have it open fail from then on.
+   */
+  delete(id: string): Promise<MemoryStoreDeleted>;
+  /** Closes the registry; later calls throw. */
+  close(): void;
 }

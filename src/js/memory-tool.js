@@ -6,6 +6,8 @@ import { changeFeed, eventsOf } from "./events.js";
 import { IndexedDbStorage } from "./storage-indexeddb.js";
 import { InMemoryStorage } from "./storage-memory.js";
 import { loadEngine } from "./wasm.js";
+// Free functions of the core; callable once `loadEngine()` has instantiated the module.
+import { planMounts, systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
 
 /** @typedef {import("./index.js").MemoryToolOptions} MemoryToolOptions */
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
@@ -21,6 +23,9 @@ import { loadEngine } from "./wasm.js";
 /** @typedef {import("./index.js").MemoryList} MemoryList */
 /** @typedef {import("./index.js").Bundle} Bundle */
 /** @typedef {import("./index.js").ChangeListener} ChangeListener */
+/** @typedef {import("./index.js").MountInfo} MountInfo */
+/** @typedef {import("./index.js").MemoryStore} MemoryStore */
+/** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
 /** @typedef {import("./events.js").ChangeFeed} ChangeFeed */
 /** @typedef {import("../../pkg/memory_tool_wasm.js").Engine} Engine */
 /** @typedef {import("../../pkg/memory_tool_wasm.js").Task} Task */
@@ -42,6 +47,10 @@ import { loadEngine } from "./wasm.js";
  *   | { op: "putVersion", record: import("./index.js").VersionRecord }
  *   | { op: "deleteVersion", id: string }} Write
  */
+/**
+ * One mounted store of a MemoryTool: what `mounts` shows, plus its open handle and change feed.
+ * @typedef {MountInfo & { handle: StoreHandle, feed: ChangeFeed }} Mounted
+ */
 
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
@@ -50,51 +59,71 @@ const OPTION_NAMES = [
   "store",
   "storage",
   "access",
+  "mounts",
   "limits",
   "maxViewChars",
   "createOverwrites",
   "retentionDays",
+  "secretFilter",
+  "beforeWrite",
 ];
+const MOUNT_OPTION_NAMES = ["store", "access", "instructions"];
 const LIMIT_NAMES = ["maxFileBytes", "maxFiles"];
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Half a surrogate pair: a string that is not well-formed UTF-16. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Who a change is by, recorded in its version's `created_by` (docs/ARCHITECTURE.md). */
-const API_ACTOR = JSON.stringify({ type: "api" });
-const IMPORT_ACTOR = JSON.stringify({ type: "import" });
-/** @param {string | null} toolUseId */
-const toolActor = (toolUseId) => JSON.stringify({ type: "tool", tool_use_id: toolUseId });
+/**
+ * The store that holds the registry of named stores (`MemoryStores`): one record per store.
+ * Store names starting with `__` are kept for the package's own stores.
+ */
+export const REGISTRY_STORE = "__stores__";
+const RESERVED_PREFIX = "__";
 
 /**
- * Claude's memory tool (`memory_20250818`) over one store. Tool calls (`run`, `runAll`,
- * `execute`) never throw for the model's mistakes; host calls (`writeFile`, `memories.list`)
- * throw `MemoryToolError`s with a stable `code`.
+ * Who a change is by, recorded in its version's `created_by` (docs/ARCHITECTURE.md).
+ * @param {string} type "tool", "api" or "import"
+ * @param {string | null} session the tool's `session_id`, or null to leave it out
+ * @param {Record<string, unknown>} [extra]
+ */
+function actor(type, session, extra) {
+  return JSON.stringify({ type, ...extra, ...(session === null ? {} : { session_id: session }) });
+}
+const API_ACTOR = actor("api", null);
+
+/**
+ * Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores
+ * (`/memories/<slug>/` each). Tool calls (`run`, `runAll`, `execute`) never throw for the
+ * model's mistakes; host calls (`writeFile`, `memories.list`) throw `MemoryToolError`s with a
+ * stable `code`.
  */
 export class MemoryTool {
   /** @type {Engine} */
   #engine;
-  /** @type {StoreHandle} */
-  #handle;
-  /** @type {string} */
-  #store;
-  /** @type {"read_write" | "read_only"} */
-  #access;
-  /** The store's change feed in this context (shared with other MemoryTools of the store). @type {ChangeFeed} */
-  #feed;
+  /** The mounted stores, in mount order (one for a single store). @type {Mounted[]} */
+  #mounts;
+  /** This tool's session id (`session_…`). @type {string} */
+  #session;
+  /** The session id recorded in versions, or null (single-store tools keep the plain actors). */
+  #recordedSession;
+  /** The host's write policy, if any. @type {BeforeWrite | undefined} */
+  #beforeWrite;
   /** This tool's subscriptions, ended by `close`. @type {Set<() => void>} */
   #unsubscribes = new Set();
   #closed = false;
 
   /**
    * The host's memory API (SPEC §5, the memory stores API's shapes). Paths are store paths
-   * (`/notes/todo.md`, the tool's `/memories/notes/todo.md`). Throws `MemoryToolError`s.
+   * (`/notes/todo.md`, the tool's `/memories/notes/todo.md`). With several mounts, each call
+   * takes `{ store }` (a mounted store's id or slug; default the first mount). Throws
+   * `MemoryToolError`s.
    * @type {import("./index.js").MemoriesApi}
    */
   memories;
 
   /**
-   * The history API: every change is a version (`memver_…`). Throws `MemoryToolError`s.
+   * The history API: every change is a version (`memver_…`). With several mounts, each call
+   * takes `{ store }` as `memories` does. Throws `MemoryToolError`s.
    * @type {import("./index.js").VersionsApi}
    */
   versions;
@@ -103,76 +132,114 @@ export class MemoryTool {
    * Use `MemoryTool.open(options)`.
    * @param {symbol} token
    * @param {Engine} engine
-   * @param {StoreHandle} handle
-   * @param {string} store
-   * @param {"read_write" | "read_only"} access
-   * @param {ChangeFeed} feed
+   * @param {Mounted[]} mounts
+   * @param {boolean} mounted opened with `mounts`
+   * @param {BeforeWrite | undefined} beforeWrite
    */
-  constructor(token, engine, handle, store, access, feed) {
+  constructor(token, engine, mounts, mounted, beforeWrite) {
     if (token !== OPENING) throw new TypeError("Use MemoryTool.open(options) to get a MemoryTool.");
     this.#engine = engine;
-    this.#handle = handle;
-    this.#store = store;
-    this.#access = access;
-    this.#feed = feed;
+    this.#mounts = mounts;
+    this.#session = newSessionId();
+    // Versions say which session wrote them when the tool mounts named stores (issue 4); a
+    // single store keeps the actors the versions API has always shown.
+    this.#recordedSession = mounted ? this.#session : null;
+    this.#beforeWrite = beforeWrite;
+    /**
+     * A host call on the mount its options name.
+     * @param {string} call
+     * @param {unknown} options
+     * @param {Record<string, unknown>} [fixed] arguments that options cannot override
+     * @param {boolean} [required] whether options must be given
+     */
+    const on = (call, options, fixed = {}, required = false) => {
+      const { store, ...args } = optionsArg(call, options, required);
+      return this.#host(call, { ...args, ...fixed }, this.#mountOf(call, store));
+    };
     // Every method is async: bad arguments reject, as storage and core errors do.
     this.memories = Object.freeze({
       list: async (/** @type {import("./index.js").ListOptions | undefined} */ options) =>
-        this.#host("memories.list", optionsArg("memories.list", options)),
-      get: async (/** @type {string} */ id) => this.#host("memories.get", { id }),
-      getByPath: async (/** @type {string} */ path) => this.#host("memories.getByPath", { path }),
+        on("memories.list", options),
+      get: async (/** @type {string} */ id, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("memories.get", options, { id }),
+      getByPath: async (/** @type {string} */ path, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("memories.getByPath", options, { path }),
       create: async (/** @type {import("./index.js").CreateMemoryParams} */ params) =>
-        this.#host("memories.create", optionsArg("memories.create", params, true)),
+        on("memories.create", params, {}, true),
       update: async (/** @type {string} */ id, /** @type {import("./index.js").UpdateMemoryParams} */ params) =>
-        this.#host("memories.update", { ...optionsArg("memories.update", params, true), id }),
+        on("memories.update", params, { id }, true),
       delete: async (/** @type {string} */ id, /** @type {import("./index.js").DeleteMemoryOptions | undefined} */ options) =>
-        this.#host("memories.delete", { ...optionsArg("memories.delete", options), id }),
+        on("memories.delete", options, { id }),
     });
     this.versions = Object.freeze({
-      list: async (/** @type {import("./index.js").VersionFilters | undefined} */ filters) =>
-        this.#host("versions.list", versionFilters(filters)),
-      get: async (/** @type {string} */ id) => this.#host("versions.get", { id }),
-      redact: async (/** @type {string} */ id) => this.#host("versions.redact", { id }),
-      restore: async (/** @type {string} */ id) => this.#host("versions.restore", { id }),
-      prune: async () => this.#host("versions.prune", {}),
+      list: async (/** @type {import("./index.js").VersionFilters | undefined} */ filters) => {
+        const { store, ...args } = versionFilters(filters);
+        return this.#host("versions.list", args, this.#mountOf("versions.list", store));
+      },
+      get: async (/** @type {string} */ id, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("versions.get", options, { id }),
+      redact: async (/** @type {string} */ id, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("versions.redact", options, { id }),
+      restore: async (/** @type {string} */ id, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("versions.restore", options, { id }),
+      prune: async (/** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("versions.prune", options),
     });
   }
 
   /**
-   * Opens the memory tool over a store: IndexedDB by default where it exists, else in-memory.
-   * Rejects with `INVALID_OPTIONS` for bad options, `STORAGE_FAILED` if the store cannot open.
+   * Opens the memory tool: over one store (`store`, default "memories"), or over named stores
+   * of the store registry (`mounts`, see `MemoryStores`). IndexedDB by default where it
+   * exists, else in-memory. Rejects with `INVALID_OPTIONS` for bad options, `NOT_FOUND` for a
+   * mount whose store is not in the registry, `TOO_MANY_MOUNTS`, `SLUG_CONFLICT` and
+   * `ARCHIVED` for mounts the core refuses, `STORAGE_FAILED` if a store cannot open.
    * @param {MemoryToolOptions} [options]
    * @returns {Promise<MemoryTool>}
    */
   static async open(options) {
-    const { store, storage, access, engineConfig } = readOptions(options);
+    const opened = readOptions(options);
     const EngineClass = await loadEngine();
+    /** @type {string} the Engine's configuration */
+    let config;
+    /** @type {MountInfo[]} */
+    let infos;
+    if (opened.mounts) {
+      const plan = await planOf(opened.storage, opened.mounts, opened.engineConfig);
+      config = JSON.stringify(plan.engine);
+      infos = plan.mounts;
+    } else {
+      const { store, access } = opened;
+      config = JSON.stringify({ ...opened.engineConfig, readOnly: access === "read_only" });
+      infos = [
+        { store, name: store, slug: "", path: "/memories/", access, description: "", instructions: "", archived: false },
+      ];
+    }
     let engine;
     try {
-      engine = new EngineClass(JSON.stringify(engineConfig));
+      engine = new EngineClass(config);
     } catch (error) {
       throw invalidOptions(`${messageOf(error)}.`);
     }
-    let handle;
+    /** @type {Mounted[]} */
+    const mounts = [];
     try {
-      handle = await storage.open(store);
+      for (const info of infos) {
+        const handle = await openHandle(opened.storage, info.store);
+        mounts.push({ ...info, handle, feed: changeFeed(eventScope(handle, opened.storage, info.store)) });
+      }
     } catch (error) {
+      for (const mount of mounts) mount.handle.close();
       engine.free();
-      throw toStorageError(error);
+      throw error;
     }
-    if (!handle || typeof handle.transaction !== "function" || typeof handle.close !== "function") {
-      engine.free();
-      throw new MemoryToolError(
-        "INVALID_OPTIONS",
-        "`storage.open(store)` must resolve to an object with `transaction` and `close` methods.",
-      );
-    }
-    const tool = new MemoryTool(OPENING, engine, handle, store, access, changeFeed(eventScope(handle, storage, store)));
-    if (access === "read_write") {
-      // Retention: versions past the retention period go on open. Pruning is housekeeping:
-      // if it fails (storage trouble), the store still opens and the next open tries again.
+    const tool = new MemoryTool(OPENING, engine, mounts, Boolean(opened.mounts), opened.beforeWrite);
+    // Retention: versions past the retention period go on open, in every store the tool may
+    // write. Pruning is housekeeping: if it fails (storage trouble), the store still opens and
+    // the next open tries again.
+    for (const [index, mount] of mounts.entries()) {
+      if (mount.access !== "read_write") continue;
       try {
-        await tool.versions.prune();
+        await tool.#host("versions.prune", {}, index);
       } catch {
         // Nothing to do: the versions stay until a later prune.
       }
@@ -185,14 +252,55 @@ export class MemoryTool {
     return { type: /** @type {const} */ ("memory_20250818"), name: /** @type {const} */ ("memory") };
   }
 
-  /** The store's name. */
+  /**
+   * The store's name; with `mounts`, the first mounted store's id (where host calls go by
+   * default).
+   */
   get store() {
-    return this.#store;
+    return this.#mounts[0].store;
   }
 
-  /** Whether the model may write (`"read_write"`) or only read (`"read_only"`). */
+  /**
+   * Whether the model may write (`"read_write"`) or only read (`"read_only"`); with `mounts`,
+   * the first mount's access (see `mounts` for each).
+   */
   get access() {
-    return this.#access;
+    return this.#mounts[0].access;
+  }
+
+  /**
+   * The mounted stores, in mount order: each store's id (or, for a single store, its name),
+   * name, slug, tool path, access, description and instructions, and whether it is archived.
+   * @returns {ReadonlyArray<MountInfo>}
+   */
+  get mounts() {
+    return Object.freeze(
+      this.#mounts.map(({ handle, feed, ...info }) => Object.freeze(info)),
+    );
+  }
+
+  /**
+   * This tool's session id (`session_…`, random per MemoryTool). With `mounts`, every version
+   * it writes records it in `created_by.session_id`, beside the `mount_path` it wrote through.
+   */
+  get sessionId() {
+    return this.#session;
+  }
+
+  /**
+   * The text to add to the system prompt so the model knows its memory: each mount's path,
+   * name, access, description and instructions (the core's wording).
+   * @returns {string}
+   */
+  systemPrompt() {
+    const mounts = this.#mounts.map(({ name, path, access, description, instructions }) => ({
+      name,
+      path,
+      access,
+      description,
+      instructions,
+    }));
+    return systemPromptText(JSON.stringify(mounts));
   }
 
   /**
@@ -213,7 +321,8 @@ export class MemoryTool {
    */
   async #execute(input, toolUseId) {
     this.#checkOpen();
-    const task = this.#engine.start(inputJson(input), Date.now(), entropy(), toolActor(toolUseId));
+    const by = actor("tool", this.#recordedSession, { tool_use_id: toolUseId });
+    const task = this.#engine.start(inputJson(input), Date.now(), entropy(), by);
     let outcome;
     try {
       outcome = await this.#perform(task);
@@ -274,7 +383,8 @@ export class MemoryTool {
 
   /**
    * The host's way to put a file (an image, say) into memory: creates or overwrites `path`
-   * with `content` (a string is stored as UTF-8). Obeys the tool's paths, limits and access;
+   * (a tool path: with several mounts, `/memories/<slug>/…` says which store) with `content`
+   * (a string is stored as UTF-8). Obeys the tool's paths, limits, access and write policy;
    * throws a `MemoryToolError` with the core's code otherwise.
    * @param {string} path
    * @param {string | Uint8Array | ArrayBuffer | ArrayBufferView} content
@@ -298,42 +408,48 @@ export class MemoryTool {
         check.free();
       }
     }
-    const outcome = await this.#perform(this.#engine.startWrite(path, bytes, Date.now(), entropy(), API_ACTOR));
+    const by = actor("api", this.#recordedSession);
+    const outcome = await this.#perform(this.#engine.startWrite(path, bytes, Date.now(), entropy(), by));
     if (outcome.isError) throw hostError(outcome);
   }
 
   /**
-   * Exports the store as a bundle: every memory with its content (and, with
-   * `include_versions`, the retained history), in the memory stores API's shapes.
+   * Exports a store as a bundle: every memory with its content (and, with
+   * `include_versions`, the retained history), in the memory stores API's shapes. With
+   * several mounts, `store` says which (default the first).
    * @param {import("./index.js").ExportOptions} [options]
    * @returns {Promise<Bundle>}
    */
   async export(options) {
-    const { include_versions } = optionsArg("export", options);
-    return /** @type {Promise<Bundle>} */ (this.#host("export", { include_versions: include_versions === true }));
+    const { include_versions, store } = optionsArg("export", options);
+    return /** @type {Promise<Bundle>} */ (
+      this.#host("export", { include_versions: include_versions === true }, this.#mountOf("export", store))
+    );
   }
 
   /**
    * Imports a bundle in one transaction: all of it or nothing. Every hash is checked first
    * (`INVALID_BUNDLE`); `onConflict` says what to do with a memory whose place is taken
    * (`"fail"`, the default, throws `PATH_CONFLICT` and imports nothing). `onProgress` hears
-   * `{ done, total }` storage writes: once with 0 before writing, then about every 1%.
+   * `{ done, total }` storage writes: once with 0 before writing, then about every 1%. With
+   * several mounts, `store` says which store receives it (default the first).
    * @param {Bundle} bundle
    * @param {import("./index.js").ImportOptions} [options]
    * @returns {Promise<import("./index.js").ImportResult>}
    */
   async import(bundle, options) {
-    const { onConflict, onProgress, ...rest } = optionsArg("import", options);
+    const { onConflict, onProgress, store, ...rest } = optionsArg("import", options);
     const unknown = Object.keys(rest);
     if (unknown.length > 0) {
       throw new MemoryToolError(
         "INVALID_INPUT",
-        `import: unknown option \`${unknown[0]}\`; the options are onConflict and onProgress.`,
+        `import: unknown option \`${unknown[0]}\`; the options are onConflict, onProgress and store.`,
       );
     }
     if (onProgress !== undefined && typeof onProgress !== "function") {
       throw new MemoryToolError("INVALID_INPUT", "import: `onProgress` must be a function.");
     }
+    const mount = this.#mountOf("import", store);
     let value = bundle;
     if (typeof bundle === "string") {
       try {
@@ -347,15 +463,16 @@ export class MemoryTool {
     }
     const progress = typeof onProgress === "function" ? throttled(onProgress) : undefined;
     return /** @type {Promise<import("./index.js").ImportResult>} */ (
-      this.#host("import", { on_conflict: onConflict ?? "fail", bundle: value }, IMPORT_ACTOR, progress)
+      this.#host("import", { on_conflict: onConflict ?? "fail", bundle: value }, mount, "import", progress)
     );
   }
 
   /**
-   * Calls `listener` with every change committed to this store from now on: by this tool,
-   * by other MemoryTools of the store in this context (`origin: "local"`), and, for IndexedDB
-   * stores, by other tabs and workers of the origin (`origin: "remote"`). One event per
-   * version written. Returns the function that unsubscribes; `close` unsubscribes too.
+   * Calls `listener` with every change committed to the tool's stores (every mount) from now
+   * on: by this tool, by other MemoryTools of the store in this context (`origin: "local"`),
+   * and, for IndexedDB stores, by other tabs and workers of the origin (`origin: "remote"`).
+   * One event per version written; `store` says which store. Returns the function that
+   * unsubscribes; `close` unsubscribes too.
    * @param {ChangeListener} listener
    * @returns {() => void}
    */
@@ -364,37 +481,61 @@ export class MemoryTool {
     if (typeof listener !== "function") {
       throw new MemoryToolError("INVALID_INPUT", "subscribe(listener): `listener` must be a function.");
     }
-    const stop = this.#feed.subscribe(listener);
+    const stops = this.#mounts.map((mount) => mount.feed.subscribe(listener));
     const unsubscribe = () => {
       this.#unsubscribes.delete(unsubscribe);
-      stop();
+      for (const stop of stops) stop();
     };
     this.#unsubscribes.add(unsubscribe);
     return unsubscribe;
   }
 
   /**
-   * Closes the store and ends this tool's subscriptions. Commands already running finish;
+   * Closes the stores and ends this tool's subscriptions. Commands already running finish;
    * later calls throw.
    */
   close() {
     if (this.#closed) return;
     this.#closed = true;
     for (const unsubscribe of [...this.#unsubscribes]) unsubscribe();
-    this.#handle.close();
+    for (const mount of this.#mounts) mount.handle.close();
     this.#engine.free();
   }
 
   /**
-   * Runs a host call (`{"call": name, ...args}`) and resolves with its value; an error
-   * outcome throws a MemoryToolError with the core's code and details.
+   * The mount a host call's `store` option names (a mounted store's id or slug); the first
+   * mount when it names none.
+   * @param {string} call
+   * @param {unknown} store
+   * @returns {number}
+   */
+  #mountOf(call, store) {
+    if (store === undefined) return 0;
+    const index =
+      typeof store === "string"
+        ? this.#mounts.findIndex((m) => m.store === store || (m.slug !== "" && m.slug === store))
+        : -1;
+    if (index < 0) {
+      const names = this.#mounts.map((m) => (m.slug ? `${m.store} (${m.slug})` : m.store)).join(", ");
+      throw new MemoryToolError(
+        "INVALID_INPUT",
+        `${call}: \`store\` must name a store of this tool by id or slug: ${names}; not ${describeValue(store)}.`,
+      );
+    }
+    return index;
+  }
+
+  /**
+   * Runs a host call (`{"call": name, ...args}`) on mount `mount` and resolves with its
+   * value; an error outcome throws a MemoryToolError with the core's code and details.
    * @param {string} call
    * @param {Record<string, unknown>} args
-   * @param {string} [actor]
+   * @param {number} mount
+   * @param {"api" | "import"} [by]
    * @param {(done: number, total: number) => void} [progress]
    * @returns {Promise<any>}
    */
-  async #host(call, args, actor = API_ACTOR, progress) {
+  async #host(call, args, mount, by = "api", progress) {
     this.#checkOpen();
     let json;
     try {
@@ -402,29 +543,163 @@ export class MemoryTool {
     } catch (error) {
       throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
     }
-    // Mount 0: a MemoryTool is one store (the core's mounts are not this adapter's yet).
-    const outcome = await this.#perform(this.#engine.startHost(json, Date.now(), entropy(), actor, 0), progress);
+    const task = this.#engine.startHost(json, Date.now(), entropy(), actor(by, this.#recordedSession), mount);
+    const outcome = await this.#perform(task, progress);
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
   }
 
   /**
-   * Runs a task in one transaction; once it committed, tells the store's listeners what
+   * Runs a task on the store of its mount (or, for the view of `/memories` over several
+   * mounts, on each mount it reads); once it committed, tells the store's listeners what
    * changed.
    * @param {Task} task
    * @param {(done: number, total: number) => void} [progress]
    * @returns {Promise<Outcome>}
    */
   async #perform(task, progress) {
-    const outcome = await perform(this.#handle, task, progress);
+    const index = task.mount();
+    if (index < 0) {
+      return performAcross(
+        this.#mounts.map((mount) => mount.handle),
+        task,
+        this.#beforeWrite,
+      );
+    }
+    const mount = this.#mounts[index];
+    if (!mount) {
+      task.free();
+      throw new Error(`memory-tool-wasm: the core sent a command to mount ${index}, which does not exist`);
+    }
+    const outcome = await perform(mount.handle, task, progress, this.#beforeWrite);
     const writes = outcome.writes ?? [];
-    if (writes.length > 0) this.#feed.publish(eventsOf(this.#store, writes));
+    if (writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
     return outcome;
   }
 
   #checkOpen() {
     if (this.#closed) throw new MemoryToolError("STORAGE_FAILED", "This MemoryTool has been closed.");
   }
+}
+
+/**
+ * Reads each mount's store record from the registry and has the core check the mounts
+ * against them (count, access, instructions, archived stores, slugs).
+ * @param {MemoryStorage} storage
+ * @param {Array<{ store: string, access?: MemoryAccess, instructions?: unknown }>} mounts
+ * @param {Record<string, unknown>} config the defaults every mount starts from
+ * @returns {Promise<{ engine: unknown, mounts: MountInfo[] }>}
+ */
+async function planOf(storage, mounts, config) {
+  // The count first, so TOO_MANY_MOUNTS does not wait for (or depend on) the records: the
+  // core checks it before it looks at any store.
+  const count = planned(planMounts(JSON.stringify({ mounts: mounts.map(() => ({})) })));
+  if (count.error && (count.error.code === "TOO_MANY_MOUNTS" || mounts.length === 0)) {
+    throw new MemoryToolError(count.error.code, count.error.message);
+  }
+  const registry = await openRegistry(storage);
+  /** @type {MemoryStore[]} */
+  const records = [];
+  try {
+    for (const mount of mounts) records.push(await registry.call("stores.get", { id: mount.store }));
+  } finally {
+    registry.close();
+  }
+  const request = {
+    mounts: mounts.map((mount, i) => ({
+      store: records[i],
+      access: mount.access,
+      instructions: mount.instructions,
+    })),
+    config,
+  };
+  const plan = planned(planMounts(JSON.stringify(request)));
+  if (plan.error) throw new MemoryToolError(plan.error.code, plan.error.message);
+  const ok = /** @type {{ engine: unknown, prompt: Array<Record<string, string>> }} */ (plan.ok);
+  return {
+    engine: ok.engine,
+    mounts: ok.prompt.map((info, i) => ({
+      store: info.id,
+      name: info.name,
+      slug: info.slug,
+      path: info.path,
+      access: /** @type {MemoryAccess} */ (info.access),
+      description: info.description,
+      instructions: info.instructions,
+      archived: records[i].archived_at != null,
+    })),
+  };
+}
+
+/**
+ * `planMounts`' answer, parsed.
+ * @param {string} text
+ * @returns {{ ok?: unknown, error?: { code: string, message: string } }}
+ */
+function planned(text) {
+  return JSON.parse(text);
+}
+
+/**
+ * Opens a store of `storage` and checks that what came back is a store handle.
+ * @param {MemoryStorage} storage
+ * @param {string} store
+ * @returns {Promise<StoreHandle>}
+ */
+async function openHandle(storage, store) {
+  let handle;
+  try {
+    handle = await storage.open(store);
+  } catch (error) {
+    throw toStorageError(error);
+  }
+  if (!handle || typeof handle.transaction !== "function" || typeof handle.close !== "function") {
+    throw new MemoryToolError(
+      "INVALID_OPTIONS",
+      "`storage.open(store)` must resolve to an object with `transaction` and `close` methods.",
+    );
+  }
+  return handle;
+}
+
+/**
+ * The store registry of `storage` (the `__stores__` store), for `MemoryStores` and for
+ * `MemoryTool.open({ mounts })`: its `call` runs one of the core's `stores.*` host calls (or
+ * any other) as the host API, and resolves with the call's value.
+ * @param {MemoryStorage} storage
+ * @returns {Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<any>, close: () => void }>}
+ */
+export async function openRegistry(storage) {
+  const EngineClass = await loadEngine();
+  const engine = new EngineClass("{}");
+  let handle;
+  try {
+    handle = await openHandle(storage, REGISTRY_STORE);
+  } catch (error) {
+    engine.free();
+    throw error;
+  }
+  let closed = false;
+  return {
+    async call(name, args) {
+      if (closed) throw new MemoryToolError("STORAGE_FAILED", "The store registry has been closed.");
+      let json;
+      try {
+        json = JSON.stringify({ ...args, call: name });
+      } catch (error) {
+        throw new MemoryToolError("INVALID_INPUT", `${name}: the arguments have no JSON form (${messageOf(error)}).`);
+      }
+      const outcome = await perform(handle, engine.startHost(json, Date.now(), entropy(), API_ACTOR, 0));
+      if (outcome.isError) throw hostError(outcome);
+      return outcome.value;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      handle.close();
+      engine.free();
+    },
+  };
 }
 
 /**
@@ -435,9 +710,10 @@ export class MemoryTool {
  * @param {Task} task
  * @param {(done: number, total: number) => void} [progress] hears how many of the outcome's
  *   writes storage has carried out: (0, total) before the first, then as they complete
+ * @param {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
  * @returns {Promise<Outcome>}
  */
-async function perform(handle, task, progress) {
+async function perform(handle, task, progress, beforeWrite) {
   /** @type {Outcome | undefined} */
   let outcome;
   /** Set when the core (or our reading of it) threw, so that error wins over the abort. */
@@ -499,7 +775,7 @@ async function perform(handle, task, progress) {
         if (--pending === 0) next();
       };
       reads.forEach((/** @type {any} */ read, /** @type {number} */ index) => {
-        issueRead(tx, read, index, task, answer, core);
+        issueRead(tx, read, index, task, answer, core, beforeWrite);
       });
     };
     const next = () => {
@@ -558,15 +834,108 @@ async function perform(handle, task, progress) {
 }
 
 /**
+ * Runs a task that reads several mounts (the view of `/memories` over several stores): each
+ * round's reads name their `mount`, and are answered in one readonly transaction per mount
+ * involved. Such a task never writes. Errors as `perform`; always frees the task.
+ * @param {StoreHandle[]} handles the mounts' handles, in mount order
+ * @param {Task} task
+ * @param {BeforeWrite} [beforeWrite]
+ * @returns {Promise<Outcome>}
+ */
+async function performAcross(handles, task, beforeWrite) {
+  /** Set when the core (or our reading of it) threw, so that error wins over storage's. */
+  let coreFailure = /** @type {{ error: unknown } | null} */ (null);
+  /**
+   * @template T
+   * @param {() => T} call
+   * @returns {T}
+   */
+  const core = (call) => {
+    try {
+      return call();
+    } catch (error) {
+      coreFailure ??= { error };
+      throw error;
+    }
+  };
+  try {
+    let ready = task.done();
+    while (!ready) {
+      const reads = core(() => JSON.parse(task.reads()));
+      /** @type {Map<number, number[]>} read indexes by mount */
+      const byMount = new Map();
+      reads.forEach((/** @type {{ mount?: unknown }} */ read, /** @type {number} */ index) => {
+        const mount = read.mount;
+        if (typeof mount !== "number" || !handles[mount]) {
+          core(() => {
+            throw new Error(`memory-tool-wasm: a read across mounts names no mount: ${JSON.stringify(read)}`);
+          });
+        }
+        const list = byMount.get(/** @type {number} */ (mount)) ?? [];
+        list.push(index);
+        byMount.set(/** @type {number} */ (mount), list);
+      });
+      /** @type {boolean[]} */
+      const answered = [];
+      /**
+       * @param {number} index
+       * @param {() => void} supply
+       */
+      const answer = (index, supply) => {
+        if (answered[index]) throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
+        answered[index] = true;
+        try {
+          supply();
+        } catch (error) {
+          if (error instanceof WebAssembly.RuntimeError) {
+            coreFailure ??= { error };
+            throw error;
+          }
+          throw new MemoryToolError(
+            "STORAGE_FAILED",
+            `The storage answered a read with data the core cannot use (${messageOf(error)}).`,
+            { cause: error },
+          );
+        }
+      };
+      await Promise.all(
+        [...byMount].map(([mount, indexes]) =>
+          handles[mount].transaction("readonly", (tx) => {
+            for (const index of indexes) issueRead(tx, reads[index], index, task, answer, core, beforeWrite);
+          }),
+        ),
+      );
+      if (reads.some((/** @type {unknown} */ _, /** @type {number} */ i) => !answered[i])) {
+        throw new MemoryToolError("STORAGE_FAILED", "The storage finished the transaction before answering every read.");
+      }
+      ready = core(() => task.resume());
+    }
+    const outcome = core(() => /** @type {Outcome} */ (JSON.parse(task.outcome())));
+    if ((outcome.writes ?? []).length > 0) {
+      core(() => {
+        throw new Error("memory-tool-wasm: a command that reads every mount asked to write");
+      });
+    }
+    return outcome;
+  } catch (error) {
+    if (coreFailure) throw coreFailure.error;
+    throw toStorageError(error);
+  } finally {
+    task.free();
+  }
+}
+
+/**
  * Issues one read of the core's round on `tx`; its answer goes back through `answer`.
  * @param {StorageTx} tx
- * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number }} read
+ * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number, source?: string }} read
  * @param {number} index
  * @param {Task} task
  * @param {(index: number, supply: () => void) => void} answer
  * @param {<T>(call: () => T) => T} core
+ * @param {BeforeWrite} [beforeWrite]
  */
-function issueRead(tx, read, index, task, answer, core) {
+function issueRead(tx, read, index, task, answer, core, beforeWrite) {
   /** @param {unknown} value */
   const json = (value) => answer(index, () => task.supply(index, JSON.stringify(value)));
   const path = /** @type {string} */ (read.path);
@@ -610,6 +979,25 @@ function issueRead(tx, read, index, task, answer, core) {
     case "versionIds":
       tx.getVersionIds((ids) => json(ids));
       return;
+    case "policy": {
+      // Asked here, inside the transaction, and answered at once: the hook decides
+      // synchronously, so the transaction never waits on anything but its own requests.
+      if (!beforeWrite) {
+        core(() => {
+          throw new Error("memory-tool-wasm: the core asked for a write policy that was not set");
+        });
+        return;
+      }
+      const policy = beforeWrite;
+      answer(index, () => {
+        const bytes = core(() => task.readBytes(index));
+        const source = /** @type {import("./index.js").WriteSource} */ (String(read.source));
+        const decision = decide(policy, { path, content: textOrBytes(bytes), source });
+        if (decision.rewrite) task.supplyBytes(index, decision.rewrite);
+        else task.supply(index, JSON.stringify(decision.answer));
+      });
+      return;
+    }
     default:
       core(() => {
         throw new Error(`memory-tool-wasm: the core asked for an unknown read: ${JSON.stringify(read)}`);
@@ -652,8 +1040,87 @@ function issueWrite(tx, write, bytes, core) {
 }
 
 /**
+ * The write policy's decision on one write, as the core takes it: `answer` (allow or refuse,
+ * as JSON) or `rewrite` (the bytes to store instead). Whatever the hook does, a decision comes
+ * back: a throw or a promise refuses the write, with a reason that says why.
+ * @param {BeforeWrite} beforeWrite
+ * @param {import("./index.js").PendingWrite} write
+ * @returns {{ answer: { decision: "allow" } | { decision: "refuse", reason?: string }, rewrite?: undefined }
+ *   | { rewrite: Uint8Array, answer?: undefined }}
+ */
+function decide(beforeWrite, write) {
+  /** @param {string} [reason] */
+  const refuse = (reason) => ({
+    answer: reason === undefined ? { decision: /** @type {const} */ ("refuse") } : { decision: /** @type {const} */ ("refuse"), reason },
+  });
+  let result;
+  try {
+    result = beforeWrite(Object.freeze(write));
+  } catch (error) {
+    return refuse(`the write policy failed: ${messageOf(error)}`);
+  }
+  if (result === undefined || result === true || result === "allow") {
+    return { answer: { decision: /** @type {const} */ ("allow") } };
+  }
+  if (isThenable(result)) {
+    // Its outcome cannot matter any more; keep a rejection from going unhandled.
+    Promise.resolve(result).catch(() => {});
+    return refuse("beforeWrite must decide synchronously");
+  }
+  // No reason: the core says "the host's write policy refused it".
+  if (result === false) return refuse();
+  if (typeof result === "string") return { rewrite: new TextEncoder().encode(result) };
+  if (result instanceof Uint8Array) return { rewrite: result };
+  if (result instanceof ArrayBuffer) return { rewrite: new Uint8Array(result) };
+  if (ArrayBuffer.isView(result)) {
+    return { rewrite: new Uint8Array(result.buffer, result.byteOffset, result.byteLength) };
+  }
+  if (isPlainObject(result) && "refuse" in /** @type {object} */ (result)) {
+    const reason = /** @type {{ refuse: unknown }} */ (result).refuse;
+    return refuse(typeof reason === "string" && reason.trim() !== "" ? reason : undefined);
+  }
+  return refuse(`beforeWrite returned ${describeValue(result)}, which is not a decision`);
+}
+
+/**
+ * The content of a write as the policy sees it: text when the bytes are UTF-8, else the bytes.
+ * @param {Uint8Array} bytes
+ * @returns {string | Uint8Array}
+ */
+function textOrBytes(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+/** @param {unknown} value */
+function isThenable(value) {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (/** @type {{ then?: unknown }} */ (value).then) === "function"
+  );
+}
+
+/**
+ * A short description of a value for messages.
+ * @param {unknown} value
+ */
+function describeValue(value) {
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  return `${typeof value} ${String(value)}`;
+}
+
+/**
  * Checks `MemoryTool.open`'s options; throws `INVALID_OPTIONS` with what is wrong.
  * @param {unknown} options
+ * @returns {{ storage: MemoryStorage, engineConfig: Record<string, number | boolean>,
+ *   beforeWrite: BeforeWrite | undefined, store: string, access: MemoryAccess,
+ *   mounts: Array<{ store: string, access?: MemoryAccess, instructions?: unknown }> | null }}
  */
 function readOptions(options) {
   if (options === undefined) options = {};
@@ -665,9 +1132,22 @@ function readOptions(options) {
     }
   }
 
+  const mounts = given.mounts === undefined ? null : readMounts(given.mounts);
+  if (mounts && given.store !== undefined) {
+    throw invalidOptions("`store` and `mounts` cannot both be given: mount the store instead.");
+  }
+  if (mounts && given.access !== undefined) {
+    throw invalidOptions("With `mounts`, access is per mount: give each mount its own `access`.");
+  }
+
   const store = given.store ?? "memories";
   if (typeof store !== "string" || store === "") {
     throw invalidOptions("`store` must be a non-empty string.");
+  }
+  if (store.startsWith(RESERVED_PREFIX)) {
+    throw invalidOptions(
+      `\`store\` names starting with "${RESERVED_PREFIX}" are reserved (the store registry is "${REGISTRY_STORE}").`,
+    );
   }
 
   const access = /** @type {MemoryAccess} */ (given.access ?? "read_write");
@@ -676,7 +1156,7 @@ function readOptions(options) {
   }
 
   /** @type {Record<string, number | boolean>} */
-  const engineConfig = { readOnly: access === "read_only" };
+  const engineConfig = {};
   const limits = given.limits ?? {};
   if (!isPlainObject(limits)) throw invalidOptions("`limits` must be an object.");
   for (const [name, value] of Object.entries(/** @type {object} */ (limits))) {
@@ -710,27 +1190,86 @@ function readOptions(options) {
     }
     engineConfig.retentionMs = ms;
   }
+  if (given.secretFilter !== undefined) {
+    if (typeof given.secretFilter !== "boolean") {
+      throw invalidOptions("`secretFilter` must be a boolean.");
+    }
+    engineConfig.secretFilter = given.secretFilter;
+  }
+  /** @type {BeforeWrite | undefined} */
+  let beforeWrite;
+  if (given.beforeWrite !== undefined) {
+    if (typeof given.beforeWrite !== "function") {
+      throw invalidOptions("`beforeWrite` must be a function ({ path, content, source }) => decision.");
+    }
+    beforeWrite = /** @type {BeforeWrite} */ (given.beforeWrite);
+    engineConfig.writeHook = true;
+  }
 
-  return { store, storage: chooseStorage(given.storage), access, engineConfig };
+  return {
+    storage: chooseStorage(given.storage, "MemoryTool.open"),
+    engineConfig,
+    beforeWrite,
+    store,
+    access,
+    mounts,
+  };
 }
 
 /**
+ * Checks the `mounts` option's shape (the core checks the rest against the stores' records).
+ * @param {unknown} mounts
+ * @returns {Array<{ store: string, access?: MemoryAccess, instructions?: unknown }>}
+ */
+function readMounts(mounts) {
+  if (!Array.isArray(mounts)) {
+    throw invalidOptions("`mounts` must be an array of { store, access, instructions }.");
+  }
+  return mounts.map((mount, i) => {
+    if (!isPlainObject(mount)) throw invalidOptions(`\`mounts[${i}]\` must be an object { store, access, instructions }.`);
+    for (const name of Object.keys(mount)) {
+      if (!MOUNT_OPTION_NAMES.includes(name)) {
+        throw invalidOptions(
+          `Unknown option \`mounts[${i}].${name}\`; a mount has ${MOUNT_OPTION_NAMES.join(", ")}.`,
+        );
+      }
+    }
+    const { store, access, instructions } = /** @type {Record<string, unknown>} */ (mount);
+    if (typeof store !== "string" || store === "") {
+      throw invalidOptions(`\`mounts[${i}].store\` must be a store id (from MemoryStores).`);
+    }
+    if (access !== undefined && access !== "read_write" && access !== "read_only") {
+      throw invalidOptions(`\`mounts[${i}].access\` must be "read_write" or "read_only".`);
+    }
+    return { store, access: /** @type {MemoryAccess | undefined} */ (access), instructions };
+  });
+}
+
+/**
+ * The storage an `open` call asked for.
  * @param {unknown} storage the `storage` option
+ * @param {string} who the call, for messages
  * @returns {MemoryStorage}
  */
-function chooseStorage(storage) {
+export function chooseStorage(storage, who) {
   if (storage === undefined) {
     return typeof globalThis.indexedDB === "object" && globalThis.indexedDB !== null
       ? new IndexedDbStorage()
       : new InMemoryStorage();
   }
-  if (storage === "indexeddb") return new IndexedDbStorage();
+  try {
+    if (storage === "indexeddb") return new IndexedDbStorage();
+  } catch (error) {
+    // No IndexedDB here: the constructor's INVALID_OPTIONS, said by the call that was given it.
+    throw new MemoryToolError("INVALID_OPTIONS", `${who}: ${messageOf(error)}`);
+  }
   if (storage === "memory") return new InMemoryStorage();
   if (typeof storage === "object" && storage !== null && typeof (/** @type {any} */ (storage).open) === "function") {
     return /** @type {MemoryStorage} */ (storage);
   }
-  throw invalidOptions(
-    '`storage` must be "indexeddb", "memory" or a storage object with an `open(store)` method.',
+  throw new MemoryToolError(
+    "INVALID_OPTIONS",
+    `${who}: \`storage\` must be "indexeddb", "memory" or a storage object with an \`open(store)\` method.`,
   );
 }
 
@@ -792,6 +1331,26 @@ function toBytes(content) {
 /** 16 random bytes for the core's ids. */
 function entropy() {
   return crypto.getRandomValues(new Uint8Array(16));
+}
+
+/** Lowercase Crockford base32, as the core writes its ids. */
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** A fresh session id: `session_` and 24 characters of Crockford base32 (120 random bits). */
+function newSessionId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(15));
+  let out = "session_";
+  let acc = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    acc = ((acc << 8) | byte) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += CROCKFORD[(acc >> bits) & 31];
+    }
+  }
+  return out;
 }
 
 /**

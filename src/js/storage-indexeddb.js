@@ -26,6 +26,26 @@ const VERSIONS = "versions";
 const STORES = [FILES, CONTENTS, VERSIONS];
 
 /**
+ * The handles open in this context, by factory and database name, so `destroy` can retire
+ * every one of them (from any IndexedDbStorage instance) before the database goes.
+ * @type {WeakMap<IDBFactory, Map<string, Set<IndexedDbStoreHandle>>>}
+ */
+const openHandles = new WeakMap();
+
+/**
+ * The open handles of database `name` (created on demand).
+ * @param {IDBFactory} factory
+ * @param {string} name
+ */
+function handlesOf(factory, name) {
+  let byName = openHandles.get(factory);
+  if (!byName) openHandles.set(factory, (byName = new Map()));
+  let handles = byName.get(name);
+  if (!handles) byName.set(name, (handles = new Set()));
+  return handles;
+}
+
+/**
  * Storage in the page's IndexedDB: database `dbPrefix + store` per store, with object stores
  * `files` (file records by path), `contents` (bytes by content key) and `versions` (the
  * history). Change events of a store cross tabs and workers on the BroadcastChannel named
@@ -90,8 +110,32 @@ export class IndexedDbStorage {
       this.#prefix + store,
       this.#durability,
     );
-    await handle.connect();
+    try {
+      await handle.connect();
+    } catch (error) {
+      handle.close();
+      throw error;
+    }
     return handle;
+  }
+
+  /**
+   * Deletes the store's database: every memory, content and version. Handles open on it in
+   * this context are retired first (their later transactions reject with STORAGE_FAILED), and
+   * those in other tabs close on `versionchange`. Rejects with STORAGE_FAILED if a connection
+   * elsewhere does not close (an old version of the package in another tab): the deletion then
+   * happens once that tab closes it. Deleting a store that does not exist does nothing.
+   * @param {string} store
+   * @returns {Promise<void>}
+   */
+  async destroy(store) {
+    if (typeof store !== "string") {
+      throw new MemoryToolError("STORAGE_FAILED", "The store name must be a string.");
+    }
+    const name = this.#prefix + store;
+    const handles = handlesOf(this.#factory, name);
+    for (const handle of [...handles]) handle.retire();
+    await deleteDatabase(this.#factory, name);
   }
 }
 
@@ -106,6 +150,8 @@ class IndexedDbStoreHandle {
   /** @type {Promise<IDBDatabase> | null} */
   #opening = null;
   #closed = false;
+  /** Set by `retire`: the database was deleted through `destroy`. */
+  #deleted = false;
 
   /**
    * @param {IDBFactory} factory
@@ -118,6 +164,7 @@ class IndexedDbStoreHandle {
     this.#keyRange = keyRange;
     this.#name = name;
     this.#durability = durability;
+    handlesOf(factory, name).add(this);
   }
 
   /**
@@ -135,14 +182,14 @@ class IndexedDbStoreHandle {
    * @returns {Promise<IDBDatabase>}
    */
   connect() {
-    if (this.#closed) return Promise.reject(closedError());
+    if (this.#closed) return Promise.reject(this.#closedError());
     if (this.#db) return Promise.resolve(this.#db);
     this.#opening ??= openDatabase(this.#factory, this.#name).then(
       (db) => {
         this.#opening = null;
         if (this.#closed) {
           db.close();
-          throw closedError();
+          throw this.#closedError();
         }
         // Another tab wants to upgrade or delete the database: step aside at once (it waits
         // for our open connections), and reopen on the next transaction.
@@ -169,7 +216,7 @@ class IndexedDbStoreHandle {
    * @returns {Promise<void>}
    */
   transaction(mode, body) {
-    if (this.#closed) return Promise.reject(closedError());
+    if (this.#closed) return Promise.reject(this.#closedError());
     if (mode !== "readonly" && mode !== "readwrite") {
       return Promise.reject(
         new MemoryToolError("STORAGE_FAILED", `Unknown transaction mode: ${String(mode)}.`),
@@ -199,10 +246,27 @@ class IndexedDbStoreHandle {
   /** Closes the connection; later transactions reject with STORAGE_FAILED. */
   close() {
     this.#closed = true;
+    handlesOf(this.#factory, this.#name).delete(this);
     const db = this.#db;
     this.#db = null;
     // Transactions already running finish first (IndexedDB's close pending flag).
     db?.close();
+  }
+
+  /**
+   * Closes this handle for good because its database is being deleted: unlike a deletion by
+   * someone else (after which the next command starts a fresh store), a store deleted through
+   * `destroy` must not come back empty under a MemoryTool that still has it open.
+   */
+  retire() {
+    this.#deleted = true;
+    this.close();
+  }
+
+  #closedError() {
+    return this.#deleted
+      ? new MemoryToolError("STORAGE_FAILED", "This memory store has been deleted.")
+      : closedError();
   }
 
   /**
@@ -518,6 +582,39 @@ function upgrade(db, tx, oldVersion) {
     versions.createIndex("memory", ["memoryId", "id"]);
     versions.createIndex("content", "content");
   }
+}
+
+/**
+ * Deletes database `name`.
+ * @param {IDBFactory} factory
+ * @param {string} name
+ * @returns {Promise<void>}
+ */
+function deleteDatabase(factory, name) {
+  return new Promise((resolve, reject) => {
+    /** @type {IDBOpenDBRequest} */
+    let request;
+    try {
+      request = factory.deleteDatabase(name);
+    } catch (error) {
+      reject(toStorageError(error));
+      return;
+    }
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(toStorageError(request.error));
+    // Every connection of this package closes on `versionchange`; one that does not belongs to
+    // another tab running an old version. The request stays queued and completes once that
+    // connection closes; rather than hang until then, say so.
+    request.onblocked = () =>
+      reject(
+        new MemoryToolError(
+          "STORAGE_FAILED",
+          "The memory store cannot be deleted yet: another tab keeps it open with an older " +
+            "version of memory-tool-wasm. It will be deleted once that tab closes it; close the " +
+            "other tabs of this site to finish now.",
+        ),
+      );
+  });
 }
 
 function closedError() {

@@ -72,6 +72,21 @@ class StoreData {
     this.versionsByMemory = new Map();
     /** The versions' `content` index: content key → version ids. @type {Map<string, Set<string>>} */
     this.versionsByContent = new Map();
+    /** Set by `destroy`: the store is gone, and handles on it refuse every transaction. */
+    this.deleted = false;
+  }
+
+  /** Drops every record, content and version, for good. */
+  drop() {
+    this.deleted = true;
+    this.files.clear();
+    this.paths.length = 0;
+    this.pathById.clear();
+    this.contents.clear();
+    this.versions.clear();
+    this.versionIds.length = 0;
+    this.versionsByMemory.clear();
+    this.versionsByContent.clear();
   }
 
   /**
@@ -179,6 +194,21 @@ export class InMemoryStorage {
     }
     return new InMemoryStoreHandle(data);
   }
+
+  /**
+   * Deletes the named store: every memory, content and version. Handles already open on it
+   * refuse later transactions (STORAGE_FAILED); opening the name again starts an empty store.
+   * Deleting a store that does not exist does nothing.
+   * @param {string} store
+   * @returns {Promise<void>}
+   */
+  async destroy(store) {
+    if (typeof store !== "string") {
+      throw new MemoryToolError("STORAGE_FAILED", "The store name must be a string.");
+    }
+    this.#stores.get(store)?.drop();
+    this.#stores.delete(store);
+  }
 }
 
 /** @implements {StoreHandle} */
@@ -212,6 +242,9 @@ class InMemoryStoreHandle {
       return Promise.reject(
         new MemoryToolError("STORAGE_FAILED", "The in-memory store handle has been closed."),
       );
+    }
+    if (this.#data.deleted) {
+      return Promise.reject(new MemoryToolError("STORAGE_FAILED", "This memory store has been deleted."));
     }
     if (mode !== "readonly" && mode !== "readwrite") {
       return Promise.reject(

@@ -1,0 +1,238 @@
+// MemoryStores: the registry of named memory stores (SPEC §5) that `MemoryTool.open({ mounts })`
+// mounts. The registry is itself a store of the same storage ("__stores__"), one record per
+// store, written by the core's `stores.*` host calls: records get atomic updates and a
+// history like any memory. A store's own memories live in the storage's store named by its id.
+
+import { MemoryToolError, toStorageError } from "./errors.js";
+import { chooseStorage, openRegistry } from "./memory-tool.js";
+
+/** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
+/** @typedef {import("./index.js").MemoryStore} MemoryStore */
+
+/** Guards the constructor: MemoryStores come from `MemoryStores.open`. */
+const OPENING = Symbol("MemoryStores.open");
+
+const FIELD_NAMES = ["name", "description", "limits"];
+/** Limit names as the records spell them, and the camelCase `MemoryTool.open` uses. */
+const LIMIT_ALIASES = /** @type {Record<string, string>} */ ({
+  max_file_bytes: "max_file_bytes",
+  max_files: "max_files",
+  maxFileBytes: "max_file_bytes",
+  maxFiles: "max_files",
+});
+
+/**
+ * The named memory stores of a storage: create (`memstore_…` ids), list, get, update,
+ * archive (read-only for good) and delete (every memory and version). Every method throws
+ * `MemoryToolError`s with the core's codes (`NOT_FOUND`, `ARCHIVED`, `INVALID_INPUT`, …).
+ */
+export class MemoryStores {
+  /** @type {Awaited<ReturnType<typeof openRegistry>>} */
+  #registry;
+  /** @type {MemoryStorage} */
+  #storage;
+  #closed = false;
+
+  /**
+   * Use `MemoryStores.open(options)`.
+   * @param {symbol} token
+   * @param {Awaited<ReturnType<typeof openRegistry>>} registry
+   * @param {MemoryStorage} storage
+   */
+  constructor(token, registry, storage) {
+    if (token !== OPENING) throw new TypeError("Use MemoryStores.open(options) to get MemoryStores.");
+    this.#registry = registry;
+    this.#storage = storage;
+  }
+
+  /**
+   * Opens the store registry of `storage` ("indexeddb", "memory" or a storage object; default
+   * IndexedDB where it exists, else in-memory). Pass the same storage to the
+   * `MemoryTool.open` calls that mount its stores. Rejects with `INVALID_OPTIONS` for bad
+   * options, `STORAGE_FAILED` if the registry cannot open.
+   * @param {import("./index.js").MemoryStoresOptions} [options]
+   * @returns {Promise<MemoryStores>}
+   */
+  static async open(options) {
+    if (options === undefined) options = {};
+    if (!isPlainObject(options)) {
+      throw new MemoryToolError("INVALID_OPTIONS", "MemoryStores.open: the options must be an object.");
+    }
+    for (const name of Object.keys(/** @type {object} */ (options))) {
+      if (name !== "storage") {
+        throw new MemoryToolError("INVALID_OPTIONS", `MemoryStores.open: unknown option \`${name}\`; the option is storage.`);
+      }
+    }
+    const storage = chooseStorage(/** @type {{ storage?: unknown }} */ (options).storage, "MemoryStores.open");
+    const registry = await openRegistry(storage);
+    // Retention, as for any store: old versions of the records go (heads stay).
+    try {
+      await registry.call("versions.prune", {});
+    } catch {
+      // Housekeeping only: a later open tries again.
+    }
+    return new MemoryStores(OPENING, registry, storage);
+  }
+
+  /**
+   * Creates a store. `name` (1 to 255 characters, with a letter or digit: it names the
+   * store's folder, `/memories/<slug>/`), `description` (at most 4,096 characters) and
+   * `limits` (`max_file_bytes`, `max_files`; the tool's own, or the defaults, when left out).
+   * @param {import("./index.js").CreateStoreParams} params
+   * @returns {Promise<MemoryStore>}
+   */
+  async create(params) {
+    return this.#call("stores.create", storeFields("create", params));
+  }
+
+  /**
+   * The stores, oldest first; archived ones only with `includeArchived`.
+   * @param {import("./index.js").ListStoresOptions} [options]
+   * @returns {Promise<MemoryStore[]>}
+   */
+  async list(options) {
+    if (options === undefined) options = {};
+    if (!isPlainObject(options)) throw invalidInput("list: the options must be an object.");
+    const { includeArchived, ...rest } = /** @type {Record<string, unknown>} */ (options);
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) throw invalidInput(`list: unknown option \`${unknown[0]}\`; the option is includeArchived.`);
+    if (includeArchived !== undefined && typeof includeArchived !== "boolean") {
+      throw invalidInput("list: `includeArchived` must be a boolean.");
+    }
+    return this.#call("stores.list", { include_archived: includeArchived === true });
+  }
+
+  /**
+   * The store with id `id`; `NOT_FOUND` if there is none.
+   * @param {string} id
+   * @returns {Promise<MemoryStore>}
+   */
+  async get(id) {
+    return this.#call("stores.get", { id: storeId("get", id) });
+  }
+
+  /**
+   * Changes a store's name, description or limits (a limit of `null` goes back to the
+   * default). `ARCHIVED` once the store is archived. A new name moves the store's mount path
+   * the next time it is mounted.
+   * @param {string} id
+   * @param {import("./index.js").UpdateStoreParams} fields
+   * @returns {Promise<MemoryStore>}
+   */
+  async update(id, fields) {
+    return this.#call("stores.update", { ...storeFields("update", fields), id: storeId("update", id) });
+  }
+
+  /**
+   * Archives a store: read-only for good. It can still be mounted `read_only`; mounting it
+   * `read_write` throws `ARCHIVED`, and so do its updates. Archiving again changes nothing.
+   * @param {string} id
+   * @returns {Promise<MemoryStore>}
+   */
+  async archive(id) {
+    return this.#call("stores.archive", { id: storeId("archive", id) });
+  }
+
+  /**
+   * Deletes a store: its record, then its data (every memory, content and version; for
+   * IndexedDB, its database). MemoryTools of this context that have it open fail from then on
+   * (`STORAGE_FAILED`). The core redacts the record's own history in the registry in the same
+   * transaction as the deletion.
+   * @param {string} id
+   * @returns {Promise<{ type: "memory_store_deleted", id: string }>}
+   */
+  async delete(id) {
+    storeId("delete", id);
+    const storage = this.#storage;
+    if (typeof storage.destroy !== "function") {
+      throw new MemoryToolError(
+        "INVALID_OPTIONS",
+        "delete: this storage cannot drop a store's data: it has no `destroy(store)` method.",
+      );
+    }
+    const deleted = await this.#call("stores.delete", { id });
+    try {
+      await storage.destroy(id);
+    } catch (error) {
+      const cause = toStorageError(error);
+      throw new MemoryToolError(
+        cause.code,
+        `Memory store ${id} is deleted from the registry, but its data could not be dropped: ${cause.message}`,
+        { cause: error },
+      );
+    }
+    return deleted;
+  }
+
+  /** Closes the registry; later calls throw. MemoryTools opened from it stay open. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#registry.close();
+  }
+
+  /**
+   * @param {string} call
+   * @param {Record<string, unknown>} args
+   */
+  async #call(call, args) {
+    if (this.#closed) throw new MemoryToolError("STORAGE_FAILED", "These MemoryStores have been closed.");
+    return this.#registry.call(call, args);
+  }
+}
+
+/**
+ * The fields of a create or update, for the core (which checks their values).
+ * @param {string} call
+ * @param {unknown} params
+ * @returns {Record<string, unknown>}
+ */
+function storeFields(call, params) {
+  if (!isPlainObject(params)) throw invalidInput(`${call}: the fields must be an object { name, description, limits }.`);
+  const given = /** @type {Record<string, unknown>} */ (params);
+  for (const name of Object.keys(given)) {
+    if (!FIELD_NAMES.includes(name)) {
+      throw invalidInput(`${call}: unknown field \`${name}\`; the fields are ${FIELD_NAMES.join(", ")}.`);
+    }
+  }
+  /** @type {Record<string, unknown>} */
+  const fields = {};
+  if (given.name !== undefined) fields.name = given.name;
+  if (given.description !== undefined) fields.description = given.description;
+  if (given.limits !== undefined) {
+    if (!isPlainObject(given.limits)) throw invalidInput(`${call}: \`limits\` must be an object.`);
+    /** @type {Record<string, unknown>} */
+    const limits = {};
+    for (const [name, value] of Object.entries(/** @type {object} */ (given.limits))) {
+      const key = Object.hasOwn(LIMIT_ALIASES, name) ? LIMIT_ALIASES[name] : undefined;
+      if (key === undefined) {
+        throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are max_file_bytes and max_files.`);
+      }
+      if (value === undefined) continue;
+      if (Object.hasOwn(limits, key)) throw invalidInput(`${call}: \`limits.${key}\` is given twice.`);
+      limits[key] = value;
+    }
+    fields.limits = limits;
+  }
+  return fields;
+}
+
+/**
+ * @param {string} call
+ * @param {unknown} id
+ * @returns {string}
+ */
+function storeId(call, id) {
+  if (typeof id !== "string" || id === "") throw invalidInput(`${call}: the store id must be a non-empty string.`);
+  return id;
+}
+
+/** @param {string} message */
+function invalidInput(message) {
+  return new MemoryToolError("INVALID_INPUT", message);
+}
+
+/** @param {unknown} value */
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
