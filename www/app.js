@@ -1,16 +1,28 @@
-// The demo's entry point: opens the store in IndexedDB, then mounts the tool console and the
-// store browser. The store name comes from `?store=` (default "demo").
+// The demo's entry point: loads the package, opens the store registry and the store named by
+// `?store=` (default "demo", created if missing), then mounts the panels: the agent, the tool
+// console, the memory browser with its store picker, export/import and storage status.
 
 import { mountToolConsole } from "./tool-console.js";
 import { mountStoreBrowser } from "./store-browser.js";
+import { mountStorePicker } from "./browser/store-picker.js";
+import { mountBundleTools } from "./browser/bundle-tools.js";
+import { mountStorageStatus } from "./browser/storage-status.js";
+import { mountAgentPanel } from "./agent/agent-panel.js";
+import { mountMountsEditor } from "./agent/mounts-editor.js";
+import { StoreCatalog } from "./stores.js";
+import { StoreSession } from "./store-session.js";
+import { mountTabs } from "./tabs.js";
 import { describeError } from "./render.js";
 
 const DEFAULT_STORE = "demo";
 
-const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
-const noticeText = /** @type {HTMLElement} */ (document.getElementById("notice-text"));
+const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const notice = byId("notice");
+const noticeText = byId("notice-text");
+const activity = byId("activity");
 let noticeTimer = 0;
-document.getElementById("notice-dismiss")?.addEventListener("click", () => (notice.hidden = true));
+let activityTimer = 0;
+byId("notice-dismiss").addEventListener("click", () => (notice.hidden = true));
 
 /**
  * Shows a problem to the user, in words, until they act again (or for a while).
@@ -24,20 +36,33 @@ function notify(message, { sticky = false } = {}) {
   if (!sticky) noticeTimer = window.setTimeout(() => (notice.hidden = true), 12000);
 }
 
+/**
+ * Says what just happened (a save, a change from another tab) on the memory panel's activity
+ * line, politely; the line is marked fresh for a moment.
+ * @param {string} message
+ */
+function announce(message) {
+  activity.textContent = message;
+  activity.hidden = false;
+  activity.classList.add("fresh");
+  clearTimeout(activityTimer);
+  activityTimer = window.setTimeout(() => activity.classList.remove("fresh"), 3000);
+}
+
 /** Marks where start-up got to (tests and styles read `html[data-state]`). */
 function setState(/** @type {"loading" | "ready" | "failed"} */ state) {
   document.documentElement.dataset.state = state;
   if (state === "failed") {
-    const summary = document.getElementById("store-summary");
-    if (summary) summary.textContent = "Not open: see the message above.";
+    byId("store-summary").textContent = "Not open: see the message above.";
+    byId("agent-mode").textContent = "The agent needs the package; see the message above.";
   }
 }
 
 async function main() {
   const storeName = new URLSearchParams(location.search).get("store")?.trim() || DEFAULT_STORE;
-  /** @type {HTMLElement} */ (document.getElementById("store-name")).textContent = storeName;
-  document.title = `${storeName} · memory-tool-wasm demo`;
+  byId("store-name").textContent = storeName;
 
+  /** @type {typeof import("memory-tool-wasm")} */
   let pkg;
   try {
     pkg = await import("memory-tool-wasm");
@@ -51,9 +76,11 @@ async function main() {
     return;
   }
 
-  let memory;
+  let session;
   try {
-    memory = await pkg.MemoryTool.open({ store: storeName });
+    const catalog = await StoreCatalog.open(pkg);
+    const store = await catalog.ensure(storeName);
+    session = await StoreSession.open(catalog, store);
   } catch (err) {
     setState("failed");
     notify(
@@ -64,19 +91,25 @@ async function main() {
     return;
   }
 
-  const browser = mountStoreBrowser(memory, {
-    root: /** @type {HTMLElement} */ (document.getElementById("store")),
-    storeName,
-    notify,
+  const memoryPanel = byId("memory-panel");
+  const memory = () => session.memory;
+  const picker = mountStorePicker({ root: memoryPanel, session, notify, announce });
+  const browser = mountStoreBrowser({ root: memoryPanel, session, notify, announce });
+  mountBundleTools({ root: byId("bundle"), memory, storeName: () => session.name, announce });
+  const storage = mountStorageStatus({ root: byId("storage") });
+  mountToolConsole({ root: byId("console"), memory });
+  const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
+  mountAgentPanel({ root: byId("agent"), openMemory: () => mounts.open() });
+  const tabs = mountTabs(byId("main-tabs"), {
+    onChange: (id) => history.replaceState(null, "", id === "tab-console" ? "#console" : location.pathname + location.search),
   });
-  mountToolConsole(memory, {
-    root: /** @type {HTMLElement} */ (document.getElementById("console")),
-    onStoreChanged: () => void browser.refresh(),
-  });
-  await browser.refresh();
+  if (location.hash === "#console") tabs.select("tab-console");
+  byId("store-data").addEventListener("toggle", () => void storage.refresh());
+
+  await Promise.all([browser.refresh(), picker.refresh(), storage.refresh()]);
 
   // For poking around from the browser's devtools console.
-  Object.assign(window, { demo: { memory, MemoryTool: pkg.MemoryTool, storeName } });
+  Object.assign(window, { demo: { session, pkg } });
   setState("ready");
 }
 

@@ -33,6 +33,15 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /**
+ * Replaces an element's children, skipping null, undefined and false (as `el` does).
+ * @param {Element} parent
+ * @param {...(Node | string | null | undefined | false)} children
+ */
+export function fill(parent, ...children) {
+  parent.replaceChildren(.../** @type {Array<Node | string>} */ (children.filter((c) => c !== null && c !== undefined && c !== false)));
+}
+
+/**
  * Renders tool content: a string, or a list of content blocks (text and image blocks).
  * Text keeps its tabs and newlines exactly; each image becomes an <img>.
  * @param {unknown} content  `content` of a tool_result, or of an execute() result

@@ -1,61 +1,123 @@
-// The store browser: a tree of every file in the store (from memory.memories.list), a viewer
-// that shows a file exactly as the model's `view` does, uploading files (writeFile with bytes),
-// and clearing the store (the delete command on each top-level entry).
+// The memory browser: the open store's tree, the selected memory in three tabs (as the model
+// sees it, an editor with a precondition, its history with diffs, restore and redact), recently
+// deleted memories, uploads and clearing the store. It repaints by itself when a change is
+// committed: by the agent, the console or the editor in this tab, or by another tab.
 
-import { el, renderContent, formatSize, formatBytes, describeError } from "./render.js";
+import { el, fill, renderContent, formatBytes, describeError } from "./render.js";
+import { listFiles, renderTree, toToolPath } from "./browser/tree.js";
+import { mountEditor } from "./browser/file-editor.js";
+import { mountHistory } from "./browser/history-view.js";
+import { describeWhen } from "./browser/words.js";
+import { mountTabs } from "./tabs.js";
 
 /**
  * @typedef {object} StoreBrowserOptions
- * @property {HTMLElement} root                  the store panel
- * @property {string} storeName                  shown in confirmations
- * @property {(message: string) => void} notify  shows a problem in words
+ * @property {HTMLElement} root                     the memory panel
+ * @property {import("./store-session.js").StoreSession} session
+ * @property {(message: string) => void} notify     shows a problem in words
+ * @property {(message: string) => void} announce   says what happened (polite live region)
  */
 
 /**
- * @typedef {object} TreeDir
- * @property {string} name
- * @property {string} path      the tool's path (`/memories/notes`)
- * @property {number} size      bytes of every file below it
- * @property {number} files     files below it
- * @property {Map<string, TreeDir>} dirs
- * @property {Map<string, TreeFile>} fileMap
+ * What the file panel shows: a live memory (by id, at its current path), or a deleted one.
+ * @typedef {{ id: string | null, path: string, deleted: boolean }} Selection
  */
-/** @typedef {{ name: string, path: string, size: number }} TreeFile */
 
 /**
- * Wires the store panel to a MemoryTool.
- * @param {import("memory-tool-wasm").MemoryTool} memory
+ * Wires the memory panel to the session's store.
  * @param {StoreBrowserOptions} options
  * @returns {{ refresh: () => Promise<void>, select: (path: string) => Promise<void> }}
  */
-export function mountStoreBrowser(memory, { root, storeName, notify }) {
-  const tree = /** @type {HTMLElement} */ (root.querySelector("#tree"));
-  const viewer = /** @type {HTMLElement} */ (root.querySelector("#viewer"));
-  const summary = /** @type {HTMLElement} */ (root.querySelector("#store-summary"));
-  const refreshButton = /** @type {HTMLButtonElement} */ (root.querySelector("#refresh-button"));
-  const uploadButton = /** @type {HTMLButtonElement} */ (root.querySelector("#upload-button"));
-  const uploadInput = /** @type {HTMLInputElement} */ (root.querySelector("#upload-input"));
-  const uploadDir = /** @type {HTMLInputElement} */ (root.querySelector("#upload-dir"));
-  const clearButton = /** @type {HTMLButtonElement} */ (root.querySelector("#clear-button"));
+export function mountStoreBrowser({ root, session, notify, announce }) {
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
+  const tree = $("tree");
+  const deletedBox = $("deleted");
+  const viewer = $("viewer");
+  const fileHead = $("file-head");
+  const viewPanel = $("file-view");
+  const summary = $("store-summary");
+  const refreshButton = /** @type {HTMLButtonElement} */ ($("refresh-button"));
+  const uploadButton = /** @type {HTMLButtonElement} */ ($("upload-button"));
+  const uploadInput = /** @type {HTMLInputElement} */ ($("upload-input"));
+  const uploadDir = /** @type {HTMLInputElement} */ ($("upload-dir"));
+  const clearButton = /** @type {HTMLButtonElement} */ ($("clear-button"));
+  const memory = () => session.memory;
 
-  /** @type {string | null} the file shown in the viewer */
+  /** @type {Selection | null} */
   let selected = null;
-  /** @type {Set<string>} folders the user folded */
-  const collapsed = new Set();
-  /** @type {TreeFile[]} */
+  /** @type {import("./browser/tree.js").TreeFile[]} */
   let files = [];
+  const collapsed = new Set();
+  /** Paths changed a moment ago, highlighted in the tree. */
+  const recent = new Set();
   let refreshes = 0;
   let pending = Promise.resolve();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let changeTimer;
+
+  const editor = mountEditor({
+    root: $("file-edit"),
+    memory,
+    announce,
+    onSaved: (path) => {
+      if (selected) selected.path = path;
+      void refresh();
+    },
+  });
+  const history = mountHistory({ root: $("file-history"), memory, notify, announce });
+  const tabs = mountTabs($("file-tabs"), { onChange: () => void paintFile() });
 
   refreshButton.addEventListener("click", () => void refresh());
   uploadButton.addEventListener("click", () => uploadInput.click());
   uploadInput.addEventListener("change", () => void upload());
   clearButton.addEventListener("click", () => void clearStore());
-  for (const button of [refreshButton, uploadButton, clearButton]) button.disabled = false;
+  refreshButton.disabled = false;
+  paintAccess();
+
+  /** An archived store is read-only for good: nothing here offers to change it. */
+  function paintAccess() {
+    const readOnly = session.store.archived_at !== null;
+    for (const button of [uploadButton, clearButton]) {
+      button.disabled = readOnly;
+      button.title = readOnly ? "This store is archived: read-only for good." : "";
+    }
+  }
+
+  session.addEventListener("switch", () => {
+    paintAccess();
+    selected = null;
+    collapsed.clear();
+    recent.clear();
+    editor.close();
+    history.clear();
+    paintNothing();
+    void refresh();
+  });
+  session.addEventListener("change", (event) => onChange(/** @type {CustomEvent} */ (event).detail));
 
   /**
-   * Reloads the tree (and the viewer, whose file may have changed). Calls are queued so that
-   * two quick refreshes never paint out of order.
+   * A change was committed to the store. The tree is reloaded once a burst of changes settles
+   * (an agent's turn can make several); the open memory's panels follow it.
+   * @param {import("memory-tool-wasm").ChangeEvent} change
+   */
+  function onChange(change) {
+    if (change.path) {
+      const path = toToolPath(change.path);
+      recent.add(path);
+      setTimeout(() => {
+        recent.delete(path);
+        tree.querySelector(`[data-path="${CSS.escape(path)}"]`)?.classList.remove("changed");
+      }, 2500);
+      if (change.origin === "remote") announce(`Changed in another tab: ${path} (${change.operation}).`);
+    }
+    if (selected && selected.id === change.memory_id) void editor.noteChange(change);
+    clearTimeout(changeTimer);
+    changeTimer = setTimeout(() => void refresh(), 40);
+  }
+
+  /**
+   * Reloads the tree and the open memory. Calls are queued so that two quick refreshes never
+   * paint out of order.
    */
   function refresh() {
     pending = pending.then(doRefresh, doRefresh);
@@ -64,143 +126,205 @@ export function mountStoreBrowser(memory, { root, storeName, notify }) {
 
   async function doRefresh() {
     try {
-      files = await listFiles(memory);
-    } catch (err) {
-      notify(`Could not list the store: ${describeError(err)}`);
+      files = await listFiles(memory());
+    } catch (error) {
+      notify(`Could not list the store: ${describeError(error)}`);
       return;
     }
-    paintTree();
-    if (selected) {
-      if (files.some((f) => f.path === selected)) await paintViewer(selected);
-      else {
-        paintViewerGone(selected);
-        selected = null;
+    if (selected && selected.id) {
+      // Follow the memory by id: a rename moves it, a deletion leaves its history.
+      const now = files.find((f) => f.id === selected?.id);
+      if (now) {
+        selected.path = now.path;
+        selected.deleted = false;
+      } else if (!selected.deleted) {
+        selected.deleted = true;
       }
     }
+    paintTree();
+    await paintDeleted();
+    await paintFile();
     refreshes += 1;
     tree.dataset.refreshes = String(refreshes);
   }
 
-  /** Shows a file in the viewer and marks it in the tree. */
+  /** Shows a memory (by its tool path) in the file panel and marks it in the tree. */
   async function select(/** @type {string} */ path) {
-    selected = path;
+    const file = files.find((f) => f.path === path);
+    selected = { id: file?.id ?? null, path, deleted: false };
+    if (!file) {
+      // Not in the last listing (just written): list again to learn its id.
+      await refresh();
+      const again = files.find((f) => f.path === path);
+      selected = { id: again?.id ?? null, path, deleted: false };
+    }
+    editor.close();
+    markSelected();
+    await paintFile();
+  }
+
+  /** @param {string} id @param {string} path */
+  async function selectDeleted(id, path) {
+    selected = { id, path, deleted: true };
+    editor.close();
+    markSelected();
+    tabs.select("file-tab-history");
+    await paintFile();
+  }
+
+  function markSelected() {
     for (const button of tree.querySelectorAll("button.file")) {
-      const on = /** @type {HTMLElement} */ (button).dataset.path === path;
+      const on = /** @type {HTMLElement} */ (button).dataset.path === selected?.path && !selected?.deleted;
       button.classList.toggle("selected", on);
       if (on) button.setAttribute("aria-current", "true");
       else button.removeAttribute("aria-current");
     }
-    await paintViewer(path);
   }
 
   function paintTree() {
-    const totalSize = files.reduce((sum, f) => sum + f.size, 0);
+    const total = files.reduce((sum, f) => sum + f.size, 0);
     summary.textContent =
       files.length === 0
         ? "Empty."
-        : `${files.length.toLocaleString("en-US")} file${files.length === 1 ? "" : "s"}, ${formatBytes(totalSize)} in all.`;
-    if (files.length === 0) {
-      tree.replaceChildren(
-        el("p", { className: "placeholder" }, "No files yet. Run “create a note” in the console, or upload a file."),
-      );
+        : `${files.length.toLocaleString("en-US")} file${files.length === 1 ? "" : "s"}, ${formatBytes(total)} in all.`;
+    tree.replaceChildren(
+      renderTree(files, {
+        selected: selected && !selected.deleted ? selected.path : null,
+        collapsed,
+        recent,
+        onSelect: (path) => void select(path),
+      }),
+    );
+  }
+
+  /** Memories deleted lately (their history stays): each can be opened to restore it. */
+  async function paintDeleted() {
+    let page;
+    try {
+      page = await memory().versions.list({ operation: "deleted", limit: 50 });
+    } catch {
+      deletedBox.hidden = true;
       return;
     }
-    const rootDir = buildTree(files);
-    const list = el("ul", { className: "tree-root" });
-    list.append(
+    const live = new Set(files.map((f) => f.id));
+    /** @type {Map<string, import("memory-tool-wasm").MemoryVersion>} */
+    const gone = new Map();
+    for (const version of page.data) {
+      if (!live.has(version.memory_id) && !gone.has(version.memory_id)) gone.set(version.memory_id, version);
+    }
+    deletedBox.hidden = gone.size === 0;
+    if (gone.size === 0) return;
+    deletedBox.replaceChildren(
       el(
-        "li",
-        {},
-        el("div", { className: "tree-dir-label root-label" }, el("span", { className: "name" }, "/memories"), sizeTag(rootDir.size)),
-        renderDir(rootDir),
+        "details",
+        { open: deletedBox.querySelector("details")?.hasAttribute("open") ?? false },
+        el("summary", {}, `Recently deleted (${gone.size})`),
+        el(
+          "ul",
+          {},
+          ...[...gone.values()].map((version) => {
+            const path = version.path ? toToolPath(version.path) : "(redacted path)";
+            return el(
+              "li",
+              {},
+              el(
+                "button",
+                {
+                  type: "button",
+                  className: `file deleted${selected?.deleted && selected.id === version.memory_id ? " selected" : ""}`,
+                  dataset: { testid: "deleted-file", path, id: version.memory_id },
+                  onclick: () => void selectDeleted(version.memory_id, path),
+                },
+                el("span", { className: "name" }, path),
+                el("span", { className: "size" }, describeWhen(version.created_at)),
+              ),
+            );
+          }),
+        ),
       ),
     );
-    tree.replaceChildren(list);
   }
 
-  /** @param {TreeDir} dir @returns {HTMLElement} */
-  function renderDir(dir) {
-    const list = el("ul", {});
-    const names = [...dir.dirs.keys(), ...dir.fileMap.keys()].sort();
-    for (const name of names) {
-      const sub = dir.dirs.get(name);
-      if (sub) {
-        const details = /** @type {HTMLDetailsElement} */ (
-          el(
-            "details",
-            { open: !collapsed.has(sub.path), dataset: { path: sub.path } },
-            el(
-              "summary",
-              { className: "tree-dir-label" },
-              el("span", { className: "name" }, `${sub.name}/`),
-              sizeTag(sub.size),
-            ),
-            renderDir(sub),
-          )
-        );
-        details.addEventListener("toggle", () => {
-          if (details.open) collapsed.delete(sub.path);
-          else collapsed.add(sub.path);
-        });
-        list.append(el("li", { className: "dir" }, details));
-      }
-      const file = dir.fileMap.get(name);
-      if (file) {
-        const on = file.path === selected;
-        list.append(
-          el(
-            "li",
-            { className: "file-item" },
-            el(
-              "button",
-              {
-                type: "button",
-                className: `file${on ? " selected" : ""}`,
-                "aria-current": on ? "true" : undefined,
-                dataset: { path: file.path, testid: "tree-file" },
-                title: `${file.path} · ${formatBytes(file.size)}`,
-                onclick: () => void select(file.path),
-              },
-              el("span", { className: "name" }, file.name),
-              sizeTag(file.size),
-            ),
-          ),
-        );
-      }
+  function paintNothing() {
+    delete viewer.dataset.path;
+    delete viewer.dataset.id;
+    viewer.dataset.empty = "true";
+    fileHead.replaceChildren(el("h3", { id: "viewer-title", className: "viewer-title" }, "No memory open"));
+    viewPanel.replaceChildren(el("p", { className: "placeholder" }, "Pick a file in the tree to see it as the model does, edit it, or read its history."));
+    $("file-edit").replaceChildren();
+    history.clear();
+  }
+
+  /** Paints the file panel's header and its active tab for the selection. */
+  async function paintFile() {
+    if (!selected) {
+      paintNothing();
+      return;
     }
-    return list;
+    const { path, id, deleted } = selected;
+    const file = files.find((f) => f.id === id);
+    delete viewer.dataset.empty;
+    fill(
+      fileHead,
+      el("h3", { id: "viewer-title", className: "viewer-title" }, el("code", { dataset: { testid: "viewer-path" } }, path)),
+      file ? el("span", { className: "meta" }, `${formatBytes(file.size)} · changed ${describeWhen(file.updatedAt)}`) : null,
+      deleted ? el("span", { className: "badge badge-problem", dataset: { testid: "deleted-badge" } }, "deleted") : null,
+    );
+    const readOnly = session.store.archived_at !== null;
+    tabs.setDisabled("file-tab-edit", deleted || readOnly);
+    if ((deleted || readOnly) && tabs.selected() === "file-tab-edit") tabs.select(deleted ? "file-tab-history" : "file-tab-view");
+    const tab = tabs.selected();
+    if (tab === "file-tab-view") await paintView(path, deleted);
+    else if (tab === "file-tab-edit") {
+      if (editor.memoryId !== id) await editor.open(path);
+    } else if (tab === "file-tab-history" && id) {
+      await history.show(id, deleted ? null : (await headOf(id)));
+    }
+    if (selected?.path !== path) return; // another memory was picked meanwhile
+    // Set last: tests (and styles) read it as "this memory is painted".
+    viewer.dataset.path = path;
+    viewer.dataset.deleted = String(deleted);
+    if (id) viewer.dataset.id = id;
+    else delete viewer.dataset.id;
   }
 
-  async function paintViewer(/** @type {string} */ path) {
+  /** The head version of a live memory. @param {string} id */
+  async function headOf(id) {
+    try {
+      return (await memory().memories.get(id)).memory_version_id ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The file as the model's `view` shows it: numbered lines, or an image block.
+   * @param {string} path @param {boolean} deleted
+   */
+  async function paintView(path, deleted) {
+    if (deleted) {
+      viewPanel.replaceChildren(el("p", { className: "placeholder" }, "This memory was deleted. Its history keeps every version: open History to restore one."));
+      return;
+    }
     viewer.setAttribute("aria-busy", "true");
     let result;
     try {
-      result = await memory.execute({ command: "view", path });
-    } catch (err) {
-      result = { content: `memory.execute threw: ${describeError(err)}`, isError: true };
+      result = await memory().execute({ command: "view", path });
+    } catch (error) {
+      result = { content: `memory.execute threw: ${describeError(error)}`, isError: true };
     }
-    const file = files.find((f) => f.path === path);
-    viewer.replaceChildren(
+    if (selected?.path !== path) return; // another file was picked meanwhile
+    viewPanel.replaceChildren(
       el(
-        "header",
-        { className: "viewer-head" },
-        el("h3", { id: "viewer-title", className: "viewer-title" }, el("code", { dataset: { testid: "viewer-path" } }, path)),
-        file ? el("span", { className: "meta" }, formatBytes(file.size)) : null,
-        result.isError ? el("span", { className: "badge badge-error" }, "is_error: true") : null,
+        "p",
+        { className: "meta" },
+        "What the model reads for ",
+        el("code", {}, `{"command":"view","path":${JSON.stringify(path)}}`),
+        result.isError ? el("span", { className: "badge badge-error" }, " is_error: true") : null,
       ),
-      el("p", { className: "meta" }, "What the model sees for ", el("code", {}, `{"command":"view","path":${JSON.stringify(path)}}`)),
       renderContent(result.content, { testid: "viewer", isError: result.isError }),
     );
-    viewer.dataset.path = path;
     viewer.removeAttribute("aria-busy");
-  }
-
-  function paintViewerGone(/** @type {string} */ path) {
-    viewer.replaceChildren(
-      el("h3", { id: "viewer-title", className: "viewer-title" }, "Viewer"),
-      el("p", { className: "placeholder" }, el("code", {}, path), " is no longer in the store."),
-    );
-    delete viewer.dataset.path;
   }
 
   async function upload() {
@@ -212,11 +336,12 @@ export function mountStoreBrowser(memory, { root, storeName, notify }) {
     const path = `${dir}${file.name}`;
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      await memory.writeFile(path, bytes);
-    } catch (err) {
-      notify(`Could not upload “${file.name}” to ${path}: ${describeError(err)}`);
+      await memory().writeFile(path, bytes);
+    } catch (error) {
+      notify(`Could not upload “${file.name}” to ${path}: ${describeError(error)}`);
       return;
     }
+    tabs.select("file-tab-view");
     await refresh();
     await select(path.normalize("NFC"));
   }
@@ -224,100 +349,31 @@ export function mountStoreBrowser(memory, { root, storeName, notify }) {
   async function clearStore() {
     let current;
     try {
-      current = await listFiles(memory);
-    } catch (err) {
-      notify(`Could not list the store: ${describeError(err)}`);
+      current = await listFiles(memory());
+    } catch (error) {
+      notify(`Could not list the store: ${describeError(error)}`);
       return;
     }
     if (current.length === 0) {
-      notify(`The store “${storeName}” is already empty.`);
+      notify(`The store “${session.name}” is already empty.`);
       return;
     }
     const question =
       `Delete all ${current.length.toLocaleString("en-US")} file${current.length === 1 ? "" : "s"} ` +
-      `in the store “${storeName}”? This cannot be undone.`;
+      `in the store “${session.name}”? Their history stays, so each can be restored.`;
     if (!window.confirm(question)) return;
-    const tops = new Set(current.map((f) => f.path.split("/")[2]));
     const failures = [];
-    for (const name of [...tops].sort()) {
-      const path = `/memories/${name}`;
+    for (const file of current) {
       try {
-        const r = await memory.execute({ command: "delete", path });
-        if (r.isError) failures.push(`${path}: ${textOf(r.content)}`);
-      } catch (err) {
-        failures.push(`${path}: ${describeError(err)}`);
+        await memory().memories.delete(file.id);
+      } catch (error) {
+        failures.push(`${file.path}: ${describeError(error)}`);
       }
     }
-    if (failures.length) notify(`Some entries could not be deleted. ${failures.join("; ")}`);
+    if (failures.length) notify(`Some memories could not be deleted. ${failures.join("; ")}`);
     await refresh();
   }
 
+  paintNothing();
   return { refresh, select };
-}
-
-/**
- * Every file in the store, with the tool's path and its size in bytes, sorted by path.
- * @param {import("memory-tool-wasm").MemoryTool} memory
- * @returns {Promise<TreeFile[]>}
- */
-async function listFiles(memory) {
-  const listing = /** @type {any} */ (await memory.memories.list());
-  // A MemoryList ({ data }); a plain array is accepted too.
-  const records = Array.isArray(listing) ? listing : listing.data;
-  /** @type {TreeFile[]} */
-  const out = [];
-  for (const record of records) {
-    if (!record || (record.type && record.type !== "memory")) continue; // prefixes (depth 1) are not files
-    const path = toToolPath(record.path);
-    const size = Number(record.content_size_bytes);
-    out.push({ name: path.slice(path.lastIndexOf("/") + 1), path, size });
-  }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-/**
- * The memory tool's spelling of a store path: listings name memories as the memory stores API
- * does (`/notes/todo.md`); the tool sees them under `/memories` (`/memories/notes/todo.md`).
- * @param {string} path
- */
-function toToolPath(path) {
-  return `/memories${path}`;
-}
-
-/**
- * Folds a flat list of files into folders.
- * @param {TreeFile[]} files
- * @returns {TreeDir}
- */
-function buildTree(files) {
-  /** @type {TreeDir} */
-  const root = { name: "memories", path: "/memories", size: 0, files: 0, dirs: new Map(), fileMap: new Map() };
-  for (const file of files) {
-    const parts = file.path.split("/").slice(2); // drop "" and "memories"
-    let dir = root;
-    dir.size += file.size;
-    dir.files += 1;
-    for (const part of parts.slice(0, -1)) {
-      let sub = dir.dirs.get(part);
-      if (!sub) {
-        sub = { name: part, path: `${dir.path}/${part}`, size: 0, files: 0, dirs: new Map(), fileMap: new Map() };
-        dir.dirs.set(part, sub);
-      }
-      sub.size += file.size;
-      sub.files += 1;
-      dir = sub;
-    }
-    dir.fileMap.set(parts[parts.length - 1], file);
-  }
-  return root;
-}
-
-/** @param {number} bytes */
-function sizeTag(bytes) {
-  return el("span", { className: "size", title: formatBytes(bytes) }, formatSize(bytes));
-}
-
-/** @param {unknown} content */
-function textOf(content) {
-  return typeof content === "string" ? content : JSON.stringify(content);
 }

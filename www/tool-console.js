@@ -7,16 +7,16 @@ import { el, renderContent, readableJson, editorJson, describeError } from "./re
 /**
  * @typedef {object} ToolConsoleOptions
  * @property {HTMLElement} root          the console panel (holds the elements by id below)
- * @property {() => void} [onStoreChanged]  called after every run (the store may have changed)
+ * @property {() => import("memory-tool-wasm").MemoryTool} memory  the store open now
  */
 
 /**
- * Wires the console panel to a MemoryTool.
- * @param {import("memory-tool-wasm").MemoryTool} memory
+ * Wires the console panel to the page's store. (The memory browser hears each change the
+ * console makes through the store's change events.)
  * @param {ToolConsoleOptions} options
  * @returns {{ run: () => Promise<void>, load: (exampleId: string) => void }}
  */
-export function mountToolConsole(memory, { root, onStoreChanged = () => {} }) {
+export function mountToolConsole({ root, memory }) {
   const picker = /** @type {HTMLSelectElement} */ (root.querySelector("#example-picker"));
   const note = /** @type {HTMLElement} */ (root.querySelector("#example-note"));
   const input = /** @type {HTMLTextAreaElement} */ (root.querySelector("#tool-input"));
@@ -52,6 +52,7 @@ export function mountToolConsole(memory, { root, onStoreChanged = () => {} }) {
     }
   });
   runButton.disabled = false;
+  input.disabled = false;
 
   load("view-root");
 
@@ -84,14 +85,13 @@ export function mountToolConsole(memory, { root, onStoreChanged = () => {} }) {
     result.setAttribute("aria-busy", "true");
     const started = performance.now();
     try {
-      const toolResult = await memory.run(toolUse);
+      const toolResult = await memory().run(toolUse);
       show(renderToolResult(toolUse, toolResult, performance.now() - started));
     } catch (err) {
       show(inputProblem(`memory.run threw instead of answering: ${describeError(err)}`));
     } finally {
       running = false;
       result.removeAttribute("aria-busy");
-      onStoreChanged();
     }
   }
 

@@ -35,7 +35,8 @@ export function memoryTool(memory, extraProps) {
     name: "memory",
     // The core checks every parameter itself (SPEC §1); the input is passed on as the model sent it.
     parse: (input) => /** @type {any} */ (input),
-    run: (input) => answer(memory, input),
+    // The runner passes the call's context: its tool_use id goes into the versions' created_by.
+    run: (input, context) => answer(memory, input, toolUseId(context)),
   };
 }
 
@@ -58,15 +59,36 @@ export function sdkHandlers(memory) {
 
 /**
  * Runs one tool input; resolves with the result's content, or throws a `ToolError` with the
- * error's exact content (the runner then sends it with `is_error: true`).
+ * error's exact content (the runner then sends it with `is_error: true`). With the call's
+ * `tool_use` id (and a MemoryTool's `run`), the versions it writes record that id.
  * @param {Executes} memory
  * @param {unknown} input
+ * @param {string | undefined} [id]
  * @returns {Promise<any>}
  */
-async function answer(memory, input) {
+async function answer(memory, input, id) {
+  const runs = /** @type {{ run?: unknown }} */ (memory);
+  if (id !== undefined && typeof runs.run === "function") {
+    const block = await /** @type {(b: object) => Promise<{ content: any, is_error?: boolean }>} */ (runs.run).call(
+      memory,
+      { type: "tool_use", id, name: "memory", input },
+    );
+    if (block.is_error === true) throw new ToolError(block.content);
+    return block.content;
+  }
   const { content, isError } = await memory.execute(input);
   if (isError) throw new ToolError(/** @type {any} */ (content));
   return content;
+}
+
+/**
+ * The `tool_use` id of a runner's call context, if it has one.
+ * @param {unknown} context
+ * @returns {string | undefined}
+ */
+function toolUseId(context) {
+  const id = /** @type {{ toolUse?: { id?: unknown } } | undefined} */ (context)?.toolUse?.id;
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 /**

@@ -48,6 +48,7 @@ const LISTING_HEAD =
 /** @type {import("playwright-core").Page} */ let page;
 /** @type {string[]} */ const pageProblems = [];
 let demoUrl = "";
+let pageUrl = "";
 
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
@@ -58,7 +59,9 @@ before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   server = await startServer({ port: 0 });
   // 127.0.0.1, not localhost: one origin for the whole run, so IndexedDB is the same store.
-  demoUrl = `http://127.0.0.1:${server.port}/www/`;
+  // `#console`: these tests drive the tool console tab (demo-agent.test.mjs drives the agent).
+  pageUrl = `http://127.0.0.1:${server.port}/www/`;
+  demoUrl = `${pageUrl}#console`;
   profileDir = await mkdtemp(path.join(tmpdir(), "memory-tool-e2e-"));
   context = await launch();
   page = await openDemo(context);
@@ -404,7 +407,7 @@ describe("the demo page", () => {
     const other = await /** @type {import("playwright-core").BrowserContext} */ (context).newPage();
     other.setDefaultTimeout(10_000);
     watch(other);
-    await other.goto(`${demoUrl}?store=${encodeURIComponent("work notes")}`);
+    await other.goto(`${pageUrl}?store=${encodeURIComponent("work notes")}#console`);
     await waitReady(other);
     assert.equal(await other.locator("#store-name").textContent(), "work notes");
     assert.deepEqual(await treePaths(other), []);
@@ -513,29 +516,34 @@ describe("the demo page", () => {
     await broken.close();
   });
 
-  it("clears the store after a confirmation", async () => {
-    const question = "Delete all 3 files in the store “demo”? This cannot be undone.";
-    // Dismissing the confirmation keeps everything.
-    const refused = page.waitForEvent("dialog");
+  it("clears the store after a confirmation; the deleted memories keep their history", async () => {
+    const question = "Delete all 3 files in the store “demo”? Their history stays, so each can be restored.";
+    // Dismissing the confirmation keeps everything. (Each dialog is answered as it opens: it
+    // blocks the page until it is.)
+    const refused = new Promise((resolve) =>
+      page.once("dialog", (d) => void d.dismiss().then(() => resolve({ type: d.type(), message: d.message() }))),
+    );
     await page.locator("#clear-button").click();
-    const first = await refused;
-    assert.equal(first.type(), "confirm");
-    assert.equal(first.message(), question);
-    await first.dismiss();
+    assert.deepEqual(await refused, { type: "confirm", message: question });
     assert.deepEqual(await treePaths(page), [
       "/memories/notes/todo.md",
       "/memories/people/ada.md",
       "/memories/uploads/stripe.png",
     ]);
 
-    const refreshes = Number(await page.locator("#tree").getAttribute("data-refreshes"));
-    const accepted = page.waitForEvent("dialog");
+    const accepted = new Promise((resolve) => page.once("dialog", (d) => void d.accept().then(resolve)));
     await page.locator("#clear-button").click();
-    await (await accepted).accept();
-    await page.locator(`#tree[data-refreshes="${refreshes + 1}"]`).waitFor();
+    await accepted;
+    // Each deletion is a change event; the tree settles empty.
+    await page.locator("#store-summary", { hasText: /^Empty\.$/ }).waitFor();
     assert.deepEqual(await treePaths(page), []);
-    assert.equal(await page.locator("#store-summary").textContent(), "Empty.");
     assertToolResult(await runExample(page, "view-root"), { content: `${LISTING_HEAD}\n0B\t/memories`, isError: false });
+    // Listed as recently deleted, each with its history.
+    await page.locator('#deleted [data-testid="deleted-file"]').first().waitFor({ state: "attached" });
+    assert.deepEqual(
+      await page.locator('#deleted [data-testid="deleted-file"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-path")).sort()),
+      ["/memories/notes/todo.md", "/memories/people/ada.md", "/memories/uploads/stripe.png"],
+    );
   });
 
   it("logged no errors in the page", () => {

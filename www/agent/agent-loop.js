@@ -1,0 +1,134 @@
+// One user message through the official SDK's tool runner: Claude (or the recorded model)
+// answers, streaming; each memory tool call runs in this page through `memoryTool(memory)`;
+// the runner sends the results back and goes on until the model stops using tools. The panel
+// hears everything as it happens through `AgentEvents`.
+
+/**
+ * What the panel hears during one run. `index` is the content block's index in its message.
+ * @typedef {object} AgentEvents
+ * @property {(turn: number) => void} onTurnStart                a request went out (1, 2, …)
+ * @property {(index: number) => void} onTextStart
+ * @property {(index: number, delta: string) => void} onTextDelta
+ * @property {(index: number, block: { id: string, name: string }) => void} onToolUseStart
+ * @property {(index: number, partialJson: string) => void} onToolInputDelta
+ * @property {(block: { id: string, name: string, input: unknown }) => void} onToolUse    its input is complete
+ * @property {(message: any) => void} onMessage                 a whole assistant message
+ * @property {(toolUseIds: string[]) => void} onToolsRunning    the runner is running these calls
+ * @property {(result: { tool_use_id: string, content: unknown, is_error?: boolean }) => void} onToolResult
+ */
+
+/**
+ * The parameters of one run.
+ * @typedef {object} RunParams
+ * @property {any} client          an `Anthropic` client
+ * @property {any} tool            `memoryTool(memory)`
+ * @property {string} model
+ * @property {string | null} system
+ * @property {any[]} messages      the conversation so far, ending with the new user message
+ * @property {AbortSignal} signal
+ * @property {AgentEvents} events
+ * @property {number} [maxTokens]
+ * @property {number} [maxIterations]
+ */
+
+/**
+ * Runs the tool loop for the last user message of `messages`.
+ * Resolves with the whole conversation afterwards; on an error or abort, rejects with the error,
+ * whose `history` property holds the conversation as far as it is safe to continue from.
+ * @param {RunParams} params
+ * @returns {Promise<{ messages: any[], requests: number, toolCalls: number }>}
+ */
+export async function runAgent({ client, tool, model, system, messages, signal, events, maxTokens = 2048, maxIterations = 16 }) {
+  // `thread: false`: every request carries the whole history, as the plain Messages API does,
+  // so the conversation lives here (one runner per user message) and works with any model.
+  const runner = client.beta.messages.toolRunner(
+    {
+      model,
+      max_tokens: maxTokens,
+      ...(system ? { system } : {}),
+      messages,
+      tools: [tool],
+      stream: true,
+      thread: false,
+      max_iterations: maxIterations,
+    },
+    { signal },
+  );
+  let requests = 0;
+  let toolCalls = 0;
+  try {
+    for await (const stream of runner) {
+      requests += 1;
+      events.onTurnStart(requests);
+      stream.on("streamEvent", (/** @type {any} */ event) => {
+        if (event.type === "content_block_start") {
+          const block = event.content_block;
+          if (block.type === "text") events.onTextStart(event.index);
+          else if (block.type === "tool_use") events.onToolUseStart(event.index, { id: block.id, name: block.name });
+        } else if (event.type === "content_block_delta") {
+          if (event.delta.type === "text_delta") events.onTextDelta(event.index, event.delta.text);
+          else if (event.delta.type === "input_json_delta") events.onToolInputDelta(event.index, event.delta.partial_json);
+        }
+      });
+      stream.on("contentBlock", (/** @type {any} */ block) => {
+        if (block.type === "tool_use") events.onToolUse(block);
+      });
+      const message = await stream.finalMessage();
+      events.onMessage(message);
+      const uses = message.content.filter((/** @type {any} */ b) => b.type === "tool_use");
+      if (uses.length > 0 && message.stop_reason === "tool_use") {
+        events.onToolsRunning(uses.map((/** @type {any} */ b) => b.id));
+        // The runner caches this response and sends it with the next request.
+        const response = await runner.generateToolResponse(signal);
+        for (const result of response?.content ?? []) {
+          toolCalls += 1;
+          events.onToolResult(result);
+        }
+      }
+    }
+  } catch (error) {
+    /** @type {any} */ (error).history = safeHistory(runner.params.messages);
+    throw error;
+  }
+  return { messages: runner.params.messages, requests, toolCalls };
+}
+
+/**
+ * The conversation cut back to a point a next request can continue from: no assistant
+ * message whose tool calls have no results after it.
+ * @param {any[]} messages
+ */
+export function safeHistory(messages) {
+  const out = [...messages];
+  while (out.length > 0) {
+    const last = out[out.length - 1];
+    const calls = last.role === "assistant" && Array.isArray(last.content) && last.content.some((/** @type {any} */ b) => b.type === "tool_use");
+    if (!calls) break;
+    out.pop();
+  }
+  return out;
+}
+
+/**
+ * An SDK or network error in words, for the transcript.
+ * @param {any} error
+ * @returns {string}
+ */
+export function describeAgentError(error) {
+  const name = error?.constructor?.name ?? "";
+  if (name === "APIUserAbortError" || error?.name === "AbortError") return "Stopped.";
+  const status = typeof error?.status === "number" ? error.status : null;
+  const apiType = error?.error?.error?.type ?? error?.error?.type;
+  const apiMessage = error?.error?.error?.message ?? error?.error?.message;
+  const detail = apiMessage ? `${apiType ? `${apiType}: ` : ""}${apiMessage}` : String(error?.message ?? error);
+  if (status === 401) return `The API key was refused (401). Check it, or forget it to use the recorded model. ${detail}`;
+  if (status === 403) return `This key may not use that (403). ${detail}`;
+  if (status === 404) return `Not found (404): is the model name right? ${detail}`;
+  if (status === 429) return `Rate limited (429): wait a moment and send again. ${detail}`;
+  if (status === 529 || status === 503) return `The API is overloaded (${status}): try again shortly. ${detail}`;
+  if (status !== null) return `The API answered ${status}: ${detail}`;
+  if (name === "APIConnectionError" || name === "APIConnectionTimeoutError") {
+    return `Could not reach the Anthropic API (${detail}). Check the network, or forget the key to use the recorded model offline.`;
+  }
+  return `The run failed: ${detail}`;
+}

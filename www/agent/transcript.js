@@ -1,0 +1,270 @@
+// The conversation as the agent panel shows it: user messages, the assistant's text as it
+// streams, and each memory tool call as a collapsible card (its input, then its result exactly
+// as the model received it).
+
+import { el, renderContent, readableJson } from "../render.js";
+
+/**
+ * The transcript list and what is being painted into it now.
+ */
+export class Transcript {
+  /** @type {HTMLElement} */
+  #list;
+  /** @type {HTMLElement | null} the assistant message being streamed */
+  #current = null;
+  /** @type {Map<number, HTMLElement>} content blocks of the current message, by index */
+  #blocks = new Map();
+  /** @type {Map<number, string>} tool input JSON streamed so far, by block index */
+  #partialInputs = new Map();
+  /** @type {Map<string, HTMLDetailsElement>} tool call cards by tool_use id */
+  #cards = new Map();
+
+  /** @param {HTMLElement} list the `<ol>` */
+  constructor(list) {
+    this.#list = list;
+  }
+
+  /** Empties the transcript, leaving `placeholder` (a node) in it. */
+  clear(/** @type {Node | null} */ placeholder = null) {
+    this.#list.replaceChildren(...(placeholder ? [placeholder] : []));
+    this.#current = null;
+    this.#blocks.clear();
+    this.#cards.clear();
+  }
+
+  /** Adds a line that is not a message (a conversation's title, a note). */
+  addDivider(/** @type {string} */ title, /** @type {string} */ detail = "") {
+    this.#dropPlaceholder();
+    this.#append(
+      el("li", { className: "divider" }, el("p", { className: "divider-title" }, title), detail ? el("p", { className: "meta" }, detail) : null),
+    );
+  }
+
+  /** Adds the user's message. */
+  addUser(/** @type {string} */ text) {
+    this.#dropPlaceholder();
+    this.#append(
+      el(
+        "li",
+        { className: "msg msg-user", dataset: { testid: "msg-user" } },
+        el("p", { className: "who" }, "You"),
+        el("div", { className: "msg-text" }, text),
+      ),
+    );
+  }
+
+  /**
+   * Starts an assistant message (one per request the runner makes).
+   * @param {string} who  "Claude" or "Recorded model"
+   * @param {number} turn
+   */
+  startAssistant(who, turn) {
+    this.#current = el(
+      "li",
+      { className: "msg msg-assistant", dataset: { testid: "msg-assistant", turn: String(turn) } },
+      el("p", { className: "who" }, who, el("span", { className: "meta" }, ` · request ${turn}`)),
+    );
+    this.#blocks.clear();
+    this.#partialInputs.clear();
+    this.#append(this.#current);
+  }
+
+  /** The blocks before this one are done streaming. */
+  #settle() {
+    for (const block of this.#blocks.values()) block.classList.remove("streaming");
+  }
+
+  /** @param {number} index */
+  startText(index) {
+    this.#settle();
+    const text = el("div", { className: "msg-text streaming", dataset: { testid: "assistant-text" } });
+    this.#blocks.set(index, text);
+    this.#currentMessage().append(text);
+  }
+
+  /** @param {number} index @param {string} delta */
+  appendText(index, delta) {
+    const text = this.#blocks.get(index);
+    if (!text) return;
+    text.append(delta);
+    this.#follow();
+  }
+
+  /**
+   * A tool call's card, shown as soon as the model starts writing it.
+   * @param {number} index
+   * @param {{ id: string, name: string }} block
+   */
+  startToolUse(index, block) {
+    this.#settle();
+    const status = el("span", { className: "badge badge-pending", dataset: { testid: "tool-status" } }, "writing…");
+    const label = el("code", { className: "tool-label" }, block.name);
+    const preview = el("span", { className: "tool-preview" });
+    const inputPre = el("pre", { className: "json tool-input", dataset: { testid: "tool-input" }, tabindex: 0 });
+    const resultBox = el("div", { className: "tool-result", dataset: { testid: "tool-result" } }, el("p", { className: "placeholder" }, "Not run yet."));
+    const card = /** @type {HTMLDetailsElement} */ (
+      el(
+        "details",
+        { className: "tool-call", dataset: { testid: "tool-call", toolUseId: block.id, status: "writing" } },
+        el("summary", {}, label, status, preview),
+        el("div", { className: "tool-body" }, el("h4", {}, "Input"), inputPre, el("h4", {}, "Result, as the model received it"), resultBox),
+      )
+    );
+    this.#blocks.set(index, card);
+    this.#partialInputs.set(index, "");
+    this.#cards.set(block.id, card);
+    this.#currentMessage().append(card);
+    this.#follow();
+  }
+
+  /** @param {number} index @param {string} partialJson */
+  appendToolInput(index, partialJson) {
+    const card = this.#blocks.get(index);
+    if (!card) return;
+    const sofar = (this.#partialInputs.get(index) ?? "") + partialJson;
+    this.#partialInputs.set(index, sofar);
+    /** @type {HTMLElement} */ (card.querySelector(".tool-input")).textContent = sofar;
+  }
+
+  /**
+   * The tool call's input is complete.
+   * @param {{ id: string, name: string, input: unknown }} block
+   */
+  finishToolUse(block) {
+    const card = this.#cards.get(block.id);
+    if (!card) return;
+    /** @type {HTMLElement} */ (card.querySelector(".tool-label")).textContent = describeCall(block.input);
+    /** @type {HTMLElement} */ (card.querySelector(".tool-input")).textContent = JSON.stringify(block.input, null, 2);
+    setStatus(card, "queued", "queued", "badge-pending");
+  }
+
+  /** The runner is running these calls. @param {string[]} ids */
+  markRunning(ids) {
+    for (const id of ids) {
+      const card = this.#cards.get(id);
+      if (card) setStatus(card, "running", "running…", "badge-pending");
+    }
+  }
+
+  /**
+   * A tool call's result.
+   * @param {{ tool_use_id: string, content: unknown, is_error?: boolean }} result
+   */
+  addToolResult(result) {
+    const card = this.#cards.get(result.tool_use_id);
+    if (!card) return;
+    const isError = result.is_error === true;
+    setStatus(card, isError ? "error" : "ok", isError ? "is_error" : "ok", isError ? "badge-error" : "badge-ok");
+    /** @type {HTMLElement} */ (card.querySelector(".tool-preview")).textContent = firstLine(result.content);
+    const box = /** @type {HTMLElement} */ (card.querySelector(".tool-result"));
+    box.replaceChildren(
+      renderContent(result.content, { testid: "tool-result", isError }),
+      el(
+        "details",
+        { className: "raw-json" },
+        el("summary", {}, "tool_result JSON"),
+        el("pre", { className: "json", tabindex: 0 }, readableJson({ type: "tool_result", ...result })),
+      ),
+    );
+    this.#follow();
+  }
+
+  /** The current assistant message is complete. */
+  finishAssistant() {
+    for (const block of this.#blocks.values()) block.classList.remove("streaming");
+    // Text that ended up empty (a message of tool calls only) leaves no empty box.
+    for (const text of this.#currentMessage().querySelectorAll(".msg-text")) {
+      if (text.textContent === "") text.remove();
+    }
+    this.#current = null;
+  }
+
+  /**
+   * The run ended early: tool calls that never got a result say so, and an assistant message
+   * that never got any content goes.
+   */
+  abandonOpenCalls() {
+    if (this.#current && this.#blocks.size === 0) this.#current.remove();
+    this.#current = null;
+    for (const card of this.#cards.values()) {
+      const status = card.dataset.status;
+      if (status === "writing" || status === "queued" || status === "running") setStatus(card, "stopped", "not run", "badge-problem");
+    }
+    for (const block of this.#blocks.values()) block.classList.remove("streaming");
+  }
+
+  /** A problem, in words, in the flow of the conversation. */
+  addProblem(/** @type {string} */ text) {
+    this.#append(el("li", { className: "msg msg-problem", dataset: { testid: "msg-problem" }, role: "alert" }, text));
+  }
+
+  /** A quiet note (how a run ended). */
+  addNote(/** @type {string} */ text) {
+    this.#append(el("li", { className: "msg-note meta", dataset: { testid: "msg-note" } }, text));
+  }
+
+  #currentMessage() {
+    if (!this.#current) this.startAssistant("Assistant", 0);
+    return /** @type {HTMLElement} */ (this.#current);
+  }
+
+  #dropPlaceholder() {
+    this.#list.querySelector(":scope > .placeholder-item")?.remove();
+  }
+
+  /** @param {HTMLElement} item */
+  #append(item) {
+    this.#list.append(item);
+    this.#follow();
+  }
+
+  /** Keeps the newest text in view while it streams, unless the reader scrolled up. */
+  #follow() {
+    const list = this.#list;
+    const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
+    if (nearBottom) list.scrollTop = list.scrollHeight;
+  }
+}
+
+/**
+ * @param {HTMLElement} card
+ * @param {string} status
+ * @param {string} label
+ * @param {string} badgeClass
+ */
+function setStatus(card, status, label, badgeClass) {
+  card.dataset.status = status;
+  const badge = /** @type {HTMLElement} */ (card.querySelector('[data-testid="tool-status"]'));
+  badge.className = `badge ${badgeClass}`;
+  badge.textContent = label;
+}
+
+/**
+ * A short label for a tool call: `view /memories`, `rename a → b`.
+ * @param {unknown} input
+ */
+export function describeCall(input) {
+  if (!input || typeof input !== "object" || Array.isArray(input)) return "memory";
+  const value = /** @type {Record<string, unknown>} */ (input);
+  const command = typeof value.command === "string" ? value.command : "(no command)";
+  if (typeof value.old_path === "string") return `${command} ${value.old_path} → ${value.new_path}`;
+  return typeof value.path === "string" ? `${command} ${value.path}` : command;
+}
+
+/**
+ * The first line of a result, for the card's summary.
+ * @param {unknown} content
+ */
+function firstLine(content) {
+  if (typeof content === "string") {
+    const line = content.split("\n", 1)[0];
+    return line.length > 90 ? `${line.slice(0, 89)}…` : line;
+  }
+  if (Array.isArray(content)) {
+    const image = content.find((b) => b && b.type === "image");
+    if (image) return `image (${image.source?.media_type ?? "?"})`;
+    const text = content.find((b) => b && b.type === "text");
+    if (text) return firstLine(text.text);
+  }
+  return "";
+}

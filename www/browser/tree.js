@@ -1,0 +1,174 @@
+// The store's files as a folder tree: built from `memory.memories.list()`, painted as nested
+// lists (folders are <details>, files are buttons), sizes written as the tool's listings do.
+
+import { el, formatSize, formatBytes } from "../render.js";
+
+/**
+ * A file in the tree. `path` is the tool's path (`/memories/notes/todo.md`).
+ * @typedef {{ id: string, name: string, path: string, size: number, updatedAt: string }} TreeFile
+ */
+
+/**
+ * @typedef {object} TreeDir
+ * @property {string} name
+ * @property {string} path      the tool's path (`/memories/notes`)
+ * @property {number} size      bytes of every file below it
+ * @property {Map<string, TreeDir>} dirs
+ * @property {Map<string, TreeFile>} fileMap
+ */
+
+/**
+ * Every memory of the store, with the tool's path, sorted by path.
+ * @param {import("memory-tool-wasm").MemoryTool} memory
+ * @returns {Promise<TreeFile[]>}
+ */
+export async function listFiles(memory) {
+  const listing = /** @type {any} */ (await memory.memories.list());
+  const records = Array.isArray(listing) ? listing : listing.data;
+  /** @type {TreeFile[]} */
+  const out = [];
+  for (const record of records) {
+    if (!record || (record.type && record.type !== "memory")) continue;
+    const path = toToolPath(record.path);
+    out.push({
+      id: record.id,
+      name: path.slice(path.lastIndexOf("/") + 1),
+      path,
+      size: Number(record.content_size_bytes),
+      updatedAt: record.updated_at,
+    });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The memory tool's spelling of a store path: the host API names memories as the memory stores
+ * API does (`/notes/todo.md`); the tool sees them under /memories.
+ * @param {string} path
+ */
+export function toToolPath(path) {
+  return `/memories${path}`;
+}
+
+/**
+ * The host API's spelling of a tool path (`/memories/notes/todo.md` → `/notes/todo.md`).
+ * @param {string} path
+ */
+export function toStorePath(path) {
+  return path.startsWith("/memories/") ? path.slice("/memories".length) : path;
+}
+
+/**
+ * @typedef {object} TreeView
+ * @property {string | null} selected         the selected file's path
+ * @property {Set<string>} collapsed          folders the user folded
+ * @property {Set<string>} recent             paths changed a moment ago (highlighted)
+ * @property {(path: string) => void} onSelect
+ */
+
+/**
+ * Paints the tree of `files` (a placeholder when there are none).
+ * @param {TreeFile[]} files
+ * @param {TreeView} view
+ * @returns {HTMLElement}
+ */
+export function renderTree(files, view) {
+  if (files.length === 0) {
+    return el("p", { className: "placeholder" }, "No memories yet. Ask the agent to remember something, run “create a note” in the console, or upload a file.");
+  }
+  const root = buildTree(files);
+  return el(
+    "ul",
+    { className: "tree-root" },
+    el(
+      "li",
+      {},
+      el("div", { className: "tree-dir-label root-label" }, el("span", { className: "name" }, "/memories"), sizeTag(root.size)),
+      renderDir(root, view),
+    ),
+  );
+}
+
+/**
+ * @param {TreeDir} dir
+ * @param {TreeView} view
+ * @returns {HTMLElement}
+ */
+function renderDir(dir, view) {
+  const list = el("ul", {});
+  const names = [...new Set([...dir.dirs.keys(), ...dir.fileMap.keys()])].sort();
+  for (const name of names) {
+    const sub = dir.dirs.get(name);
+    if (sub) {
+      const details = /** @type {HTMLDetailsElement} */ (
+        el(
+          "details",
+          { open: !view.collapsed.has(sub.path), dataset: { path: sub.path } },
+          el("summary", { className: "tree-dir-label" }, el("span", { className: "name" }, `${sub.name}/`), sizeTag(sub.size)),
+          renderDir(sub, view),
+        )
+      );
+      details.addEventListener("toggle", () => {
+        if (details.open) view.collapsed.delete(sub.path);
+        else view.collapsed.add(sub.path);
+      });
+      list.append(el("li", { className: "dir" }, details));
+    }
+    const file = dir.fileMap.get(name);
+    if (file) {
+      const on = file.path === view.selected;
+      const classes = ["file", on ? "selected" : "", view.recent.has(file.path) ? "changed" : ""].filter(Boolean).join(" ");
+      list.append(
+        el(
+          "li",
+          { className: "file-item" },
+          el(
+            "button",
+            {
+              type: "button",
+              className: classes,
+              "aria-current": on ? "true" : undefined,
+              dataset: { path: file.path, id: file.id, testid: "tree-file" },
+              title: `${file.path} · ${formatBytes(file.size)}`,
+              onclick: () => view.onSelect(file.path),
+            },
+            el("span", { className: "name" }, file.name),
+            sizeTag(file.size),
+          ),
+        ),
+      );
+    }
+  }
+  return list;
+}
+
+/**
+ * Folds a flat list of files into folders.
+ * @param {TreeFile[]} files
+ * @returns {TreeDir}
+ */
+function buildTree(files) {
+  /** @type {TreeDir} */
+  const root = { name: "memories", path: "/memories", size: 0, dirs: new Map(), fileMap: new Map() };
+  for (const file of files) {
+    const parts = file.path.split("/").slice(2); // drop "" and "memories"
+    let dir = root;
+    dir.size += file.size;
+    for (const part of parts.slice(0, -1)) {
+      let sub = dir.dirs.get(part);
+      if (!sub) {
+        sub = { name: part, path: `${dir.path}/${part}`, size: 0, dirs: new Map(), fileMap: new Map() };
+        dir.dirs.set(part, sub);
+      }
+      sub.size += file.size;
+      dir = sub;
+    }
+    dir.fileMap.set(parts[parts.length - 1], file);
+  }
+  return root;
+}
+
+/** @param {number} bytes */
+function sizeTag(bytes) {
+  return el("span", { className: "size", title: formatBytes(bytes) }, formatSize(bytes));
+}
