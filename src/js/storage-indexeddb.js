@@ -23,6 +23,8 @@ const FILES = "files";
 const CONTENTS = "contents";
 /** Version records, keyed by `id`; index `memory` on [memoryId, id], index `content`. */
 const VERSIONS = "versions";
+/** How long an open may wait with no event before it fails clearly. */
+const OPEN_TIMEOUT_MS = 5000;
 const STORES = [FILES, CONTENTS, VERSIONS];
 
 /**
@@ -294,7 +296,13 @@ class IndexedDbStoreHandle {
         }
       };
       idbTx.oncomplete = () => resolve();
-      idbTx.onabort = () => reject(thrown ? thrown.error : toStorageError(idbTx.error));
+      idbTx.onabort = () => {
+        // An abort we did not ask for, other than a full disk, may mean the browser closed the
+        // connection (site data cleared): a transaction started before its `close` event would
+        // never settle, so drop the connection now and reopen on the next command.
+        if (!thrown && errorName(idbTx.error) !== "QuotaExceededError") this.#drop(db);
+        reject(thrown ? thrown.error : toStorageError(idbTx.error));
+      };
       // A failed request aborts the transaction by default; `abort` carries its error.
       const tx = new IndexedDbTx(idbTx, this.#keyRange, fail);
       try {
@@ -539,18 +547,35 @@ function openDatabase(factory, name) {
       return;
     }
     let givenUp = false;
+    // An open can wait in IndexedDB's queue with no event at all (behind another tab's upgrade
+    // that an old tab blocks): give up after a while, clearly, rather than hang.
+    const timer = setTimeout(() => {
+      givenUp = true;
+      reject(
+        new MemoryToolError(
+          "STORAGE_FAILED",
+          "The memory store could not be opened: another tab is holding it (an upgrade is " +
+            "waiting); close the other tabs of this site and try again.",
+        ),
+      );
+    }, OPEN_TIMEOUT_MS);
     request.onupgradeneeded = (event) =>
       upgrade(request.result, /** @type {IDBTransaction} */ (request.transaction), event.oldVersion);
     request.onsuccess = () => {
+      clearTimeout(timer);
       // Opened after all, once the blocking connection went away: no one waits for it now.
       if (givenUp) request.result.close();
       else resolve(request.result);
     };
-    request.onerror = () => reject(toStorageError(request.error));
+    request.onerror = () => {
+      clearTimeout(timer);
+      reject(toStorageError(request.error));
+    };
     // `blocked` means a connection elsewhere (a tab running an older version that ignores
     // `versionchange`) did not close for our upgrade. It may never close: rather than hang,
     // say what to do; the next transaction tries again.
     request.onblocked = () => {
+      clearTimeout(timer);
       givenUp = true;
       reject(
         new MemoryToolError(
@@ -572,10 +597,10 @@ function openDatabase(factory, name) {
  * @param {number} oldVersion 0 for a new database
  */
 function upgrade(db, tx, oldVersion) {
-  if (oldVersion < 1) {
-    db.createObjectStore(FILES, { keyPath: "path" });
-    db.createObjectStore(CONTENTS);
-  }
+  // Created whenever missing, whatever the old version: an empty version-1 database (opened by
+  // name without a version, as a devtools snippet does) must not lock the store out.
+  if (!db.objectStoreNames.contains(FILES)) db.createObjectStore(FILES, { keyPath: "path" });
+  if (!db.objectStoreNames.contains(CONTENTS)) db.createObjectStore(CONTENTS);
   if (oldVersion < 2) {
     tx.objectStore(FILES).createIndex("id", "id", { unique: true });
     const versions = db.createObjectStore(VERSIONS, { keyPath: "id" });
