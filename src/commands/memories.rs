@@ -105,6 +105,25 @@ pub fn check_count(key: &str, adding: u64, cx: &Context, snap: &Snapshot) -> Res
     Ok(())
 }
 
+/// A precondition that no longer holds: the memory's content is not the one expected.
+fn changed(record: &FileRecord, expected: &str) -> Stop {
+    let mut detail = String::new();
+    ObjectWriter::new(&mut detail)
+        .str("current_content_sha256", &record.sha256)
+        .str("expected_content_sha256", expected)
+        .finish();
+    Stop::Fail(
+        ToolError::new(
+            ErrorCode::PreconditionFailed,
+            format!(
+                "Memory {} has changed: its content_sha256 is {}, not {expected}",
+                record.id, record.sha256
+            ),
+        )
+        .with_detail(detail),
+    )
+}
+
 fn not_found(id: &str) -> Stop {
     stop(ErrorCode::NotFound, format!("No memory has the id {id}"))
 }
@@ -175,21 +194,7 @@ pub fn update(
         let already =
             key == record.path && wanted_sha.as_deref().is_none_or(|w| w == record.sha256);
         if !already || content.is_none() && new_key.is_none() {
-            let mut detail = String::new();
-            ObjectWriter::new(&mut detail)
-                .str("current_content_sha256", &record.sha256)
-                .str("expected_content_sha256", expected)
-                .finish();
-            return Err(Stop::Fail(
-                ToolError::new(
-                    ErrorCode::PreconditionFailed,
-                    format!(
-                        "Memory {id} has changed: its content_sha256 is {}, not {expected}",
-                        record.sha256
-                    ),
-                )
-                .with_detail(detail),
-            ));
+            return Err(changed(record, expected));
         }
     }
     if key != record.path {
@@ -235,21 +240,7 @@ pub fn delete(
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
-        let mut detail = String::new();
-        ObjectWriter::new(&mut detail)
-            .str("current_content_sha256", &record.sha256)
-            .str("expected_content_sha256", expected)
-            .finish();
-        return Err(Stop::Fail(
-            ToolError::new(
-                ErrorCode::PreconditionFailed,
-                format!(
-                    "Memory {id} has changed: its content_sha256 is {}, not {expected}",
-                    record.sha256
-                ),
-            )
-            .with_detail(detail),
-        ));
+        return Err(changed(record, expected));
     }
     let mut history = History::new(cx, snap);
     history.delete(record);

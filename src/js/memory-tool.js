@@ -703,6 +703,50 @@ export async function openRegistry(storage) {
 }
 
 /**
+ * Calls into the core for one task, remembering its first failure: that error is the one to
+ * report, rather than the transaction abort it causes.
+ */
+class CoreCalls {
+  /** @type {{ error: unknown } | null} */
+  failure = null;
+
+  /**
+   * @template T
+   * @param {() => T} call
+   * @returns {T}
+   */
+  run = (call) => {
+    try {
+      return call();
+    } catch (error) {
+      this.failure ??= { error };
+      throw error;
+    }
+  };
+
+  /**
+   * Gives the core a storage answer. A trap is a bug of the core; anything else means the
+   * answer was unusable (a record of the wrong shape: corrupt or foreign data).
+   * @param {() => void} supply
+   */
+  supply(supply) {
+    try {
+      supply();
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        this.failure ??= { error };
+        throw error;
+      }
+      throw new MemoryToolError(
+        "STORAGE_FAILED",
+        `The storage answered a read with data the core cannot use (${messageOf(error)}).`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/**
  * Runs one core task inside one storage transaction and resolves with its outcome once the
  * transaction has committed. Storage failures reject with a storage MemoryToolError; errors
  * of the core itself (bugs) reject as they were thrown. Always frees the task.
@@ -716,24 +760,11 @@ export async function openRegistry(storage) {
 async function perform(handle, task, progress, beforeWrite) {
   /** @type {Outcome | undefined} */
   let outcome;
-  /** Set when the core (or our reading of it) threw, so that error wins over the abort. */
-  let coreFailure = /** @type {{ error: unknown } | null} */ (null);
+  /** The core's first failure wins over the abort it causes. */
+  const calls = new CoreCalls();
+  const core = calls.run;
   /** Set once the transaction settled: a late callback from a faulty storage is ignored. */
   let settled = false;
-
-  /**
-   * @template T
-   * @param {() => T} call
-   * @returns {T}
-   */
-  const core = (call) => {
-    try {
-      return call();
-    } catch (error) {
-      coreFailure ??= { error };
-      throw error;
-    }
-  };
 
   /** @param {StorageTx} tx */
   const body = (tx) => {
@@ -756,21 +787,7 @@ async function perform(handle, task, progress, beforeWrite) {
           throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
         }
         answered[index] = true;
-        try {
-          supply();
-        } catch (error) {
-          // A trap is a bug of the core; anything else means the storage's answer was unusable
-          // (a record of the wrong shape: corrupt or foreign data).
-          if (error instanceof WebAssembly.RuntimeError) {
-            coreFailure ??= { error };
-            throw error;
-          }
-          throw new MemoryToolError(
-            "STORAGE_FAILED",
-            `The storage answered a read with data the core cannot use (${messageOf(error)}).`,
-            { cause: error },
-          );
-        }
+        calls.supply(supply);
         // A synchronous storage answers inside the loop below; `pending` was set first.
         if (--pending === 0) next();
       };
@@ -825,7 +842,7 @@ async function perform(handle, task, progress, beforeWrite) {
     }
     return outcome;
   } catch (error) {
-    if (coreFailure) throw coreFailure.error;
+    if (calls.failure) throw calls.failure.error;
     throw toStorageError(error);
   } finally {
     settled = true;
@@ -843,21 +860,9 @@ async function perform(handle, task, progress, beforeWrite) {
  * @returns {Promise<Outcome>}
  */
 async function performAcross(handles, task, beforeWrite) {
-  /** Set when the core (or our reading of it) threw, so that error wins over storage's. */
-  let coreFailure = /** @type {{ error: unknown } | null} */ (null);
-  /**
-   * @template T
-   * @param {() => T} call
-   * @returns {T}
-   */
-  const core = (call) => {
-    try {
-      return call();
-    } catch (error) {
-      coreFailure ??= { error };
-      throw error;
-    }
-  };
+  /** The core's first failure wins over storage's. */
+  const calls = new CoreCalls();
+  const core = calls.run;
   try {
     let ready = task.done();
     while (!ready) {
@@ -884,19 +889,7 @@ async function performAcross(handles, task, beforeWrite) {
       const answer = (index, supply) => {
         if (answered[index]) throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
         answered[index] = true;
-        try {
-          supply();
-        } catch (error) {
-          if (error instanceof WebAssembly.RuntimeError) {
-            coreFailure ??= { error };
-            throw error;
-          }
-          throw new MemoryToolError(
-            "STORAGE_FAILED",
-            `The storage answered a read with data the core cannot use (${messageOf(error)}).`,
-            { cause: error },
-          );
-        }
+        calls.supply(supply);
       };
       await Promise.all(
         [...byMount].map(([mount, indexes]) =>
@@ -918,7 +911,7 @@ async function performAcross(handles, task, beforeWrite) {
     }
     return outcome;
   } catch (error) {
-    if (coreFailure) throw coreFailure.error;
+    if (calls.failure) throw calls.failure.error;
     throw toStorageError(error);
   } finally {
     task.free();
