@@ -209,6 +209,10 @@ pub enum Decision {
 impl Answer {
     /// Reads the adapter's JSON answer to `read` (not for content, which comes as bytes).
     pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
+        // The big answers (every record of a store): straight into records, no tree.
+        if let Read::Subtree(_) | Read::MountTree(_) = read {
+            return FileRecord::list_from_json(text).map(Answer::Subtree);
+        }
         let json = Json::parse(text)?;
         match read {
             Read::File(_) | Read::FileById(_) => match json {

@@ -1,6 +1,6 @@
 //! What a store holds per file, and the host-side values the core derives: ids, hashes, times.
 
-use crate::json::{Json, ObjectWriter};
+use crate::json::{Json, ObjectWriter, Scalar};
 use sha2::{Digest, Sha256};
 
 /// A file's metadata, keyed by its store path. Its bytes are stored apart, under `content` (the
@@ -46,6 +46,15 @@ impl FileRecord {
         })
     }
 
+    /// Reads a JSON array of records (a `subtree` answer) with the rules of `from_json` for
+    /// each, straight from the text: no `Json` tree, no copies of its strings.
+    pub fn list_from_json(text: &str) -> Option<Vec<FileRecord>> {
+        crate::json::parse_object_array(text, RecordFields::default, RecordFields::set)?
+            .into_iter()
+            .map(RecordFields::finish)
+            .collect()
+    }
+
     /// Appends the record as the adapter stores it.
     pub fn write_json(&self, out: &mut String) {
         ObjectWriter::new(out)
@@ -77,6 +86,66 @@ impl FileRecord {
             write_content_members(&mut object, bytes);
         }
         object.finish();
+    }
+}
+
+/// The members of a file record as `FileRecord::list_from_json` meets them (the last of a
+/// repeated key stays, as with `Json::get`).
+#[derive(Default)]
+struct RecordFields {
+    path: Option<Scalar>,
+    id: Option<Scalar>,
+    size: Option<Scalar>,
+    sha256: Option<Scalar>,
+    created_at: Option<Scalar>,
+    updated_at: Option<Scalar>,
+    version: Option<Scalar>,
+    content: Option<Scalar>,
+}
+
+impl RecordFields {
+    fn set(&mut self, key: &str, value: Scalar) {
+        let slot = match key {
+            "path" => &mut self.path,
+            "id" => &mut self.id,
+            "size" => &mut self.size,
+            "sha256" => &mut self.sha256,
+            "createdAt" => &mut self.created_at,
+            "updatedAt" => &mut self.updated_at,
+            "version" => &mut self.version,
+            "content" => &mut self.content,
+            _ => return,
+        };
+        *slot = Some(value);
+    }
+
+    /// The record, by `FileRecord::from_json`'s rules: `get(..)?.as_str()?` for the required
+    /// strings, `as_integer()?` for the numbers, `field(..).and_then(as_str)` for the optional
+    /// ones.
+    fn finish(self) -> Option<FileRecord> {
+        fn text(slot: Option<Scalar>) -> Option<String> {
+            match slot {
+                Some(Scalar::Str(s)) => Some(s),
+                _ => None,
+            }
+        }
+        fn integer(slot: Option<Scalar>) -> Option<i64> {
+            match slot {
+                Some(Scalar::Int(n)) => n,
+                _ => None,
+            }
+        }
+        let id = text(self.id)?;
+        Some(FileRecord {
+            path: text(self.path)?,
+            size: integer(self.size)?.max(0) as u64,
+            sha256: text(self.sha256)?,
+            created_at: integer(self.created_at)?,
+            updated_at: integer(self.updated_at)?,
+            version: text(self.version),
+            content: text(self.content).unwrap_or_else(|| id.clone()),
+            id,
+        })
     }
 }
 
@@ -511,5 +580,55 @@ mod tests {
         r.write_json(&mut text);
         let parsed = Json::parse(&text).and_then(|j| FileRecord::from_json(&j));
         assert_eq!(parsed, Some(r));
+    }
+
+    #[test]
+    fn a_list_of_records_reads_as_each_record_does() {
+        use crate::json::Json;
+        let one = |text: &str| -> Option<Vec<FileRecord>> {
+            match Json::parse(text)? {
+                Json::Array(items) => items.iter().map(FileRecord::from_json).collect(),
+                _ => None,
+            }
+        };
+        let record = r#"{"path":"/a.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2,"version":"v1","content":"v1"}"#;
+        let cases = [
+            "[]".to_string(),
+            " [ ] ".to_string(),
+            format!("[{record}]"),
+            format!("[{record},{record}]"),
+            format!(" [ {record} , {record} ] "),
+            // Older records: no version, no content (bytes under the memory id).
+            r#"[{"path":"/a.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            r#"[{"path":"/a.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2,"version":null,"content":null}]"#.into(),
+            r#"[{"path":"/a.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2,"version":7,"content":[1]}]"#.into(),
+            // Repeated keys: the last one counts, whatever the first was.
+            r#"[{"path":1,"path":"/b.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            r#"[{"path":"/b.md","path":1,"id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            // Numbers: 2.0 and 3e0 are whole, 2.5 is not; negative sizes clamp to 0.
+            r#"[{"path":"/a.md","id":"mem_1","size":3e0,"sha256":"ab","createdAt":1.0,"updatedAt":2}]"#.into(),
+            r#"[{"path":"/a.md","id":"mem_1","size":2.5,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            r#"[{"path":"/a.md","id":"mem_1","size":-4,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            // Escapes in keys and values, unknown and nested members, null where a value must be.
+            r#"[{"p\u0061th":"/\u00e9.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2,"x":{"y":[1,{"z":null}]}}]"#.into(),
+            r#"[{"path":"/a.md","id":null,"size":3,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            r#"[{"path":"/a.md","size":3,"sha256":"ab","createdAt":1,"updatedAt":2}]"#.into(),
+            // Not a list of objects, or not JSON.
+            "null".into(),
+            "{}".into(),
+            "[1]".into(),
+            format!("[{record}"),
+            format!("[{record},]"),
+            format!("[{record}] x"),
+            r#"[{"path":"/a.md" "id":"mem_1"}]"#.into(),
+            "[{\"path\":\"/a\u{1}.md\"}]".into(),
+        ];
+        for text in &cases {
+            assert_eq!(FileRecord::list_from_json(text), one(text), "{text}");
+        }
+        assert_eq!(
+            FileRecord::list_from_json(&format!("[{record}]")).unwrap()[0].path,
+            "/a.md"
+        );
     }
 }
