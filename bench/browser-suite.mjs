@@ -1,6 +1,10 @@
 // Headless Chromium with IndexedDB: loads bench/page.html from the repository (served by
 // scripts/serve.mjs) in Debian's Chromium through playwright-core, with a fresh persistent
-// profile in a temp dir, and has the page time the commands itself (bench/page.mjs).
+// profile in a temp dir, and has the page time the commands itself (bench/page.mjs), each beside
+// its floor (bench/baseline.mjs). Then, for the memory figures, opens stores of 1,000 and 10,000
+// files of 1 KB and 10,000 files of 10 KB, each in a fresh tab, and reads the JS heap (CDP
+// Runtime.getHeapUsage after HeapProfiler.collectGarbage) and the wasm memory
+// (memory.buffer.byteLength) after the open and after a first `view /memories`.
 //
 //   node bench/browser-suite.mjs [--runs N] [--warmup N] [--files N]   prints the rows as JSON
 //
@@ -24,29 +28,38 @@ const CHROMIUM_ARGS = [
   "--no-first-run",
   "--disable-quic",
 ];
+const KB = 1024;
 
 /**
  * @typedef {object} BrowserOptions
- * @property {number} [runs] measured runs per command (default 200)
- * @property {number} [warmup] runs before measuring (default 30)
- * @property {number} [files] files in the large store (default 10,000; 0 skips it)
- * @property {number} [fileBytes] bytes per file of the large store (default 2,048)
- * @property {number} [largeRuns] measured `view /memories` runs on the large store (default 30)
+ * @property {number} [runs] measured runs of each per-file command (default 100); the
+ *   directory commands on big stores run fewer (see `dirRuns`)
+ * @property {number} [warmup] runs before measuring (default 10)
+ * @property {number} [files] the biggest store (default 10,000); stores of 100 and 1,000 files
+ *   come too when smaller
+ * @property {boolean} [memory] measure open time, JS heap and wasm memory (default true)
  * @property {(line: string) => void} [log] progress lines
  */
+
+/**
+ * Runs of the directory commands over a store of `files` files, from the per-file `runs`:
+ * enough for a stable median at 100 files, a few at 10,000 (where one rename is a transaction
+ * of 30,000 requests).
+ * @param {number} runs
+ * @param {number} files
+ */
+export function dirRuns(runs, files) {
+  const scale = (/** @type {number} */ share, /** @type {number} */ least) => Math.max(least, Math.round(runs * share));
+  if (files <= 100) return { viewRuns: runs, renameRuns: scale(0.5, 5), deleteRuns: scale(0.5, 5), dirWarmup: 2 };
+  if (files <= 1_000) return { viewRuns: scale(0.3, 10), renameRuns: scale(0.06, 3), deleteRuns: scale(0.06, 3), dirWarmup: 1 };
+  return { viewRuns: scale(0.2, 10), renameRuns: scale(0.02, 2), deleteRuns: scale(0.02, 2), dirWarmup: 0 };
+}
 
 /**
  * @param {BrowserOptions} [options]
  * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
  */
-export async function runBrowserSuite({
-  runs = 200,
-  warmup = 30,
-  files = 10_000,
-  fileBytes = 2048,
-  largeRuns = 30,
-  log = () => {},
-} = {}) {
+export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000, memory = true, log = () => {} } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
   const server = await startServer({ port: 0 });
   const origin = `http://127.0.0.1:${server.port}`;
@@ -71,17 +84,7 @@ export async function runBrowserSuite({
         },
       });
     });
-    const page = context.pages()[0] ?? (await context.newPage());
-    /** @type {string[]} */
-    const problems = [];
-    page.on("pageerror", (error) => problems.push(String(error)));
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
-    });
-    await page.goto(`${origin}/bench/page.html`);
-    await page.waitForFunction(() => "bench" in globalThis, null, { timeout: 30_000 }).catch(() => {
-      throw new Error(`the bench page did not load: ${problems.join("; ") || "no error reported"}`);
-    });
+    const page = await benchPage(context, origin, context.pages()[0]);
 
     const info = await page.evaluate(() => /** @type {any} */ (globalThis).bench.info());
     // The user agent's version is reduced (156.0.0.0); the browser itself says the full one.
@@ -90,26 +93,146 @@ export async function runBrowserSuite({
     await cdp.detach();
     info.chromiumVersion = product.replace(/^[A-Za-z]+\//, "");
 
-    log(`chromium: create / view / str_replace, ${runs} runs each`);
     /** @type {Array<Record<string, unknown>>} */
-    const rows = await page.evaluate(
-      (options) => /** @type {any} */ (globalThis).bench.commands(options),
-      { runs, warmup },
-    );
-    if (files > 0) {
-      log(`chromium: populating a ${files}-file store, then open and view /memories`);
-      rows.push(
-        ...(await page.evaluate(
-          (options) => /** @type {any} */ (globalThis).bench.largeStore(options),
-          { files, fileBytes, runs: largeRuns, warmup: 5 },
-        )),
+    const rows = [];
+    const call = (/** @type {string} */ name, /** @type {unknown} */ arg) =>
+      page.evaluate(([n, a]) => /** @type {any} */ (globalThis).bench[/** @type {string} */ (n)](a), [name, arg]);
+
+    const sizes = [KB, 10 * KB, 100 * KB];
+    log(`chromium: view file / create / str_replace / insert on 1, 10, 100 KB, ${runs} runs each, beside the floor`);
+    await call("prepare", { name: "files", files: 100, fileBytes: KB, docs: sizes });
+    rows.push(...(await call("fileCases", { name: "files", sizes, runs, warmup })));
+    await call("drop", { name: "files" });
+
+    const stores = [100, 1_000, 10_000].filter((n) => n < files).concat([files]);
+    // The package's databases of these stores are kept for the memory figures below.
+    const keep = memory ? [Math.min(1_000, files), files] : [];
+    for (const n of stores) {
+      const counts = dirRuns(runs, n);
+      const t0 = Date.now();
+      const built = await call("prepare", { name: `dir-${n}`, files: n, fileBytes: KB });
+      log(
+        `chromium: ${n} files: built in ${Math.round(built.buildMs)} ms, written twice in ${Math.round(built.writeMs)} ms; ` +
+          `view ×${counts.viewRuns}, rename ×${counts.renameRuns}, delete ×${counts.deleteRuns}`,
       );
+      rows.push(...(await call("dirCases", { name: `dir-${n}`, files: n, ...counts })));
+      await call("drop", { name: `dir-${n}`, floorOnly: keep.includes(n) });
+      log(`chromium: ${n} files done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
-    return { rows: rows.map((row) => ({ suite: "chromium-indexeddb", ...row })), info };
+
+    if (memory) {
+      // Stores of 1,000 and 10,000 files of 1 KB (those of the directory cases, whose
+      // deleted files were put back), and one of 10,000 files of 10 KB: the figures must grow
+      // with the number of files, not with their bytes.
+      const cases = [
+        { name: `dir-${keep[0]}`, files: keep[0], fileBytes: KB },
+        { name: `dir-${files}`, files, fileBytes: KB },
+        { name: `open-${files}-10KB`, files, fileBytes: 10 * KB },
+      ].filter((c, i, all) => all.findIndex((d) => d.name === c.name) === i);
+      const t0 = Date.now();
+      await call("prepare", { name: `open-${files}-10KB`, files, fileBytes: 10 * KB, withFloor: false });
+      log(`chromium: memory: ${files} files of 10 KB written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      // Each store in a fresh tab (the main one closed first), so the heap and the wasm memory
+      // are that store's alone.
+      await page.close();
+      for (const c of cases) {
+        rows.push(await measureOpen(context, origin, c));
+        log(`chromium: memory: ${c.files} files of ${c.fileBytes / KB} KB measured`);
+      }
+      const cleanup = await benchPage(context, origin);
+      for (const c of cases) {
+        await cleanup.evaluate((name) => /** @type {any} */ (globalThis).bench.drop({ name }), c.name);
+      }
+    }
+    return { rows: rows.map((row) => ({ suite: row.suite ?? "chromium-indexeddb", ...row })), info };
   } finally {
     await context?.close();
     await server.close();
     await rm(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A tab on the bench page, ready.
+ * @param {import("playwright-core").BrowserContext} context
+ * @param {string} origin
+ * @param {import("playwright-core").Page} [existing]
+ */
+async function benchPage(context, origin, existing) {
+  const page = existing ?? (await context.newPage());
+  /** @type {string[]} */
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  await page.goto(`${origin}/bench/page.html`);
+  await page.waitForFunction(() => "bench" in globalThis, null, { timeout: 30_000 }).catch(() => {
+    throw new Error(`the bench page did not load: ${problems.join("; ") || "no error reported"}`);
+  });
+  return page;
+}
+
+/**
+ * Opening a store in a fresh tab: the wasm loaded first, then the JS heap (after a full GC) and
+ * the wasm memory before the open, after it, and after a first `view /memories`; then the time
+ * of further opens.
+ * @param {import("playwright-core").BrowserContext} context
+ * @param {string} origin
+ * @param {{ name: string, files: number, fileBytes: number }} store
+ */
+async function measureOpen(context, origin, { name, files, fileBytes }) {
+  const page = await benchPage(context, origin);
+  const call = (/** @type {string} */ fn, /** @type {unknown} */ arg) =>
+    page.evaluate(([n, a]) => /** @type {any} */ (globalThis).bench[/** @type {string} */ (n)](a), [fn, arg]);
+  try {
+    // The memory figures, with a CDP session attached for the heap.
+    const cdp = await context.newCDPSession(page);
+    /** @type {Record<string, number>} */
+    const memory = {};
+    let view;
+    try {
+      await cdp.send("HeapProfiler.enable");
+      const heap = async () => {
+        await cdp.send("HeapProfiler.collectGarbage");
+        const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+        return usedSize;
+      };
+      memory.wasm_memory_bytes_loaded = await call("loadWasm");
+      memory.js_heap_bytes_loaded = await heap();
+      await call("keepOpen", { name });
+      memory.js_heap_bytes_after_open = await heap();
+      memory.wasm_memory_bytes_after_open = await call("wasmMemory");
+      view = await call("viewKept");
+      memory.js_heap_bytes_after_view = await heap();
+      memory.wasm_memory_bytes_after_view = await call("wasmMemory");
+      await call("closeKept");
+      await cdp.send("HeapProfiler.disable");
+    } finally {
+      await cdp.detach().catch(() => {});
+    }
+    // The times, with no CDP session attached (one slows the page down).
+    const timing = await call("openStore", { name, runs: 5 });
+    const floorTiming = await call("openFloor", { name, runs: 5 });
+    await call("keepOpen", { name });
+    const views = await call("viewKept", { runs: 6 });
+    await call("closeKept");
+    return {
+      suite: "chromium-open",
+      case: `open, ${files.toLocaleString("en-US")} files of ${fileBytes / KB} KB`,
+      command: "open",
+      store_files: files,
+      file_bytes: fileBytes,
+      ...timing,
+      baseline_median_ms: floorTiming.median_ms,
+      baseline_p95_ms: floorTiming.p95_ms,
+      ratio: Math.round((timing.median_ms / floorTiming.median_ms) * 1000) / 1000,
+      first_view_ms: view.first_ms,
+      view_median_ms: views.median_ms,
+      ...memory,
+    };
+  } finally {
+    await page.close();
   }
 }
 

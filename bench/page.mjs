@@ -1,12 +1,40 @@
-// The in-page half of the Chromium bench: runs the package over the page's IndexedDB and times
-// it with performance.now(), so nothing of the driver (CDP round trips) is in the numbers.
-// bench/browser-suite.mjs loads this page and calls window.bench.*; each call returns rows.
+// The in-page half of the Chromium bench: runs the package over the page's IndexedDB and, beside
+// each command, the floor (bench/baseline.mjs: the same IndexedDB requests by hand, no wasm),
+// and times both with performance.now(), so nothing of the driver (CDP round trips) is in the
+// numbers. bench/browser-suite.mjs loads this page and calls window.bench.*; each call returns
+// rows.
+//
+// Stores: `prepare` builds a store's records once with the core over in-memory storage (so they
+// are exactly what the package writes), then puts them by hand into two databases with the
+// package's schema: the package's own (`memory-tool-wasm:<name>`) and the floor's
+// (`bench-floor:<name>`). Each command then runs on its own copy, ours and the floor's
+// alternating run by run (ours first on even runs, the floor first on odd ones), so a
+// disturbance of the machine hits both alike.
 
-import { InMemoryStorage, MemoryTool } from "../src/js/index.js";
+import { InMemoryStorage, IndexedDbStorage, MemoryTool } from "../src/js/index.js";
+import init from "../pkg/memory_tool_wasm.js";
+import * as floor from "./baseline.mjs";
 import { summarize } from "./stats.mjs";
-import { KB, checked, commandCases, noteName, textOfSize, timeRuns } from "./workload.mjs";
+import { KB, MARKER_A, MARKER_B, caseName, checked, kb, noteName, textOfSize } from "./workload.mjs";
 
-/** The IndexedDB layout of src/js/storage-indexeddb.js (database per store, two object stores). */
+const OURS_PREFIX = "memory-tool-wasm:";
+const FLOOR_PREFIX = "bench-floor:";
+/** Room for the files `create` adds, and for `insert` to grow a 100 KB file. */
+const LIMITS = { maxFileBytes: 1 << 20, maxFiles: 1_000_000 };
+const INSERTED = "an inserted line of text";
+/** `insert` puts its file back every this many runs. */
+const RESET_EVERY = 10;
+const encoder = new TextEncoder();
+
+/** Ids for the floor's records: the package's lengths, and sorting after its ids. */
+let floorCounter = 0;
+function floorVersionId() {
+  const n = floorCounter++;
+  return `memver_${Date.now().toString(36).padStart(9, "0")}${(n % 36 ** 4).toString(36).padStart(4, "0")}flrbench`;
+}
+function floorMemoryId() {
+  return `mem_flr${(floorCounter++).toString(36).padStart(21, "0")}`;
+}
 
 const bench = {
   /** What the page runs in: the clock's resolution depends on cross-origin isolation. */
@@ -20,114 +48,518 @@ const bench = {
   },
 
   /**
-   * create / view / str_replace on a 10 KB file, over a fresh IndexedDB store.
-   * @param {{ runs: number, warmup: number, store?: string, fileBytes?: number }} options
+   * Builds store `name`: `files` files of `fileBytes` in /memories/dir and a document per size
+   * of `docs` (`/memories/doc-10KB.md`, with MARKER_A halfway), written by the core into
+   * in-memory storage, then put by hand into the package's database and (with `withFloor`)
+   * the floor's.
+   * @param {{ name: string, files: number, fileBytes: number, docs?: number[], withFloor?: boolean }} options
    */
-  async commands({ runs, warmup, store = `bench-commands-${Date.now()}`, fileBytes = 10 * KB }) {
-    const tool = await MemoryTool.open({ store, storage: "indexeddb" });
-    try {
-      return await commandCases(tool, { runs, warmup, fileBytes });
-    } finally {
-      tool.close();
-    }
+  async prepare({ name, files, fileBytes, docs = [], withFloor = true }) {
+    const t0 = performance.now();
+    const snapshot = await buildSnapshot(files, fileBytes, docs);
+    const built = performance.now() - t0;
+    const t1 = performance.now();
+    await writeSnapshot(OURS_PREFIX, name, snapshot);
+    if (withFloor) await writeSnapshot(FLOOR_PREFIX, name, snapshot);
+    return { buildMs: built, writeMs: performance.now() - t1, records: snapshot.files.length };
   },
 
   /**
-   * A store of `files` files of `fileBytes` each, flat in /memories: time to open it (wasm
-   * already loaded) and `view /memories` over it.
-   * @param {{ files: number, fileBytes: number, runs: number, warmup: number, openRuns?: number, store?: string }} options
+   * view file / create / str_replace / insert on the documents of store `name`, ours beside the
+   * floor.
+   * @param {{ name: string, sizes: number[], runs: number, warmup: number }} options
    */
-  async largeStore({ files, fileBytes, runs, warmup, openRuns = 10, store = `bench-large-${Date.now()}` }) {
-    const { totalMs: populateMs, importMs } = await populate(store, files, fileBytes);
+  async fileCases({ name, sizes, runs, warmup }) {
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    const env = { db: await floor.openDatabase(FLOOR_PREFIX + name) };
+    const oursEnv = { db: await floor.openDatabase(OURS_PREFIX + name) };
     const rows = [];
-    const sized = { store_files: files, file_bytes: fileBytes };
-    rows.push({
-      case: `import a bundle of ${files.toLocaleString("en-US")} files (one transaction)`,
-      command: "import",
-      ...sized,
-      ...summarize([importMs]),
-    });
-
-    const openSamples = [];
-    for (let i = 0; i < openRuns + 1; i++) {
-      const t0 = performance.now();
-      const tool = await MemoryTool.open({ store, storage: "indexeddb" });
-      const took = performance.now() - t0;
-      tool.close();
-      if (i > 0) openSamples.push(took); // the first open is the warm-up
-    }
-    rows.push({
-      case: `MemoryTool.open, ${files.toLocaleString("en-US")} files`,
-      command: "open",
-      store_files: files,
-      file_bytes: fileBytes,
-      ...summarize(openSamples),
-    });
-
-    const tool = await MemoryTool.open({ store, storage: "indexeddb" });
     try {
-      const exportSamples = [];
-      for (let i = 0; i < 3; i++) {
-        const t0 = performance.now();
-        const bundle = await tool.export();
-        exportSamples.push(performance.now() - t0);
-        if (bundle.memories.length !== files) throw new Error(`export gave ${bundle.memories.length} memories`);
+      for (const size of sizes) {
+        const storePath = `/doc-${kb(size).replace(" ", "")}.md`;
+        const toolPath = `/memories${storePath}`;
+        const common = { file_bytes: size, store_files: await countFiles(env) };
+        const exec = (/** @type {unknown} */ input) => tool.execute(input).then(checked);
+
+        // view file
+        rows.push({
+          case: caseName("view file", size),
+          command: "view",
+          ...common,
+          ...(await pair({
+            runs,
+            warmup,
+            ours: () => exec({ command: "view", path: toolPath }),
+            floor: () => floor.viewFile(env, storePath),
+          })),
+        });
+
+        // create: a fresh path each run
+        const text = textOfSize(size, "");
+        const bytes = encoder.encode(text);
+        let made = 0;
+        await exec({ command: "create", path: `/memories/new/ours-${size}-${made++}.md`, file_text: text });
+        const template = await templatesOf(oursEnv, `/new/ours-${size}-0.md`);
+        let floorMade = 0;
+        rows.push({
+          case: caseName("create", size),
+          command: "create",
+          ...common,
+          ...(await pair({
+            runs,
+            warmup,
+            ours: () => exec({ command: "create", path: `/memories/new/ours-${size}-${made++}.md`, file_text: text }),
+            prepareFloor: () => {
+              const id = floorVersionId();
+              const memoryId = floorMemoryId();
+              const path = `/new/floor-${size}-${floorMade++}.md`;
+              const now = Date.now();
+              return {
+                record: { ...template.record, path, id: memoryId, version: id, content: id, createdAt: now, updatedAt: now },
+                version: { ...template.version, id, memoryId, path, content: id, createdAt: now },
+                bytes,
+              };
+            },
+            floor: (write) => floor.create(env, write),
+          })),
+        });
+
+        // str_replace: MARKER_A and MARKER_B swapped back and forth
+        const texts = [textOfSize(size, MARKER_B), textOfSize(size, MARKER_A)].map((t) => encoder.encode(t));
+        const swap = (/** @type {number} */ i) =>
+          i % 2 === 0
+            ? { command: "str_replace", path: toolPath, old_str: MARKER_A, new_str: MARKER_B }
+            : { command: "str_replace", path: toolPath, old_str: MARKER_B, new_str: MARKER_A };
+        let oursSwaps = 0;
+        await exec(swap(oursSwaps++));
+        const editTemplate = await templatesOf(oursEnv, storePath);
+        let [current] = await floor.read(env, ({ files }) => [files.get(storePath)]);
+        let floorSwaps = 0;
+        const edited = (/** @type {Uint8Array} */ newBytes) => {
+          const id = floorVersionId();
+          const now = Date.now();
+          current = { ...current, size: newBytes.length, updatedAt: now, version: id, content: id };
+          return {
+            record: current,
+            version: { ...editTemplate.version, id, memoryId: current.id, path: storePath, size: newBytes.length, content: id, createdAt: now },
+            bytes: newBytes,
+          };
+        };
+        rows.push({
+          case: caseName("str_replace", size),
+          command: "str_replace",
+          ...common,
+          ...(await pair({
+            runs,
+            warmup,
+            ours: () => exec(swap(oursSwaps++)),
+            prepareFloor: () => edited(texts[floorSwaps++ % 2]),
+            floor: (write) => floor.edit(env, write),
+          })),
+        });
+
+        // insert: a line after line 10, every run; every RESET_EVERY runs the file is put back
+        // as it was (off the clock), so it stays within 250 bytes of its size
+        const insertInput = { command: "insert", path: toolPath, insert_line: 10, insert_text: INSERTED };
+        const original = textOfSize(size, MARKER_A);
+        await exec(insertInput);
+        const insertTemplate = await templatesOf(oursEnv, storePath);
+        await tool.writeFile(toolPath, original);
+        let floorText = original;
+        let oursInserts = 0;
+        let floorInserts = 0;
+        rows.push({
+          case: caseName("insert", size),
+          command: "insert",
+          ...common,
+          ...(await pair({
+            runs,
+            warmup,
+            ours: () => exec(insertInput),
+            afterOurs: async () => {
+              if (++oursInserts % RESET_EVERY === 0) await tool.writeFile(toolPath, original);
+            },
+            afterFloor: async () => {
+              if (++floorInserts % RESET_EVERY === 0) {
+                floorText = original;
+                await floor.edit(env, edited(encoder.encode(original)));
+              }
+            },
+            prepareFloor: () => {
+              const lines = floorText.split("\n");
+              lines.splice(10, 0, INSERTED);
+              floorText = lines.join("\n");
+              const write = edited(encoder.encode(floorText));
+              write.version = { ...insertTemplate.version, ...pick(write.version, ["id", "memoryId", "path", "size", "content", "createdAt"]) };
+              return write;
+            },
+            floor: (write) => floor.edit(env, write),
+          })),
+        });
       }
-      rows.push({
-        case: `export a bundle of ${files.toLocaleString("en-US")} files`,
-        command: "export",
-        ...sized,
-        ...summarize(exportSamples),
-      });
-      const input = { command: "view", path: "/memories" };
-      const listing = checked(await tool.execute(input));
+    } finally {
+      tool.close();
+      env.db.close();
+      oursEnv.db.close();
+    }
+    return rows;
+  },
+
+  /**
+   * view /memories, rename /memories/dir (to /memories/moved and back), delete /memories/dir
+   * (put back by hand, off the clock, after each run), ours beside the floor.
+   * @param {{ name: string, files: number, viewRuns: number, renameRuns: number, deleteRuns: number, dirWarmup: number }} options
+   */
+  async dirCases({ name, files, viewRuns, renameRuns, deleteRuns, dirWarmup }) {
+    const warmup = dirWarmup;
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    const env = { db: await floor.openDatabase(FLOOR_PREFIX + name) };
+    const oursEnv = { db: await floor.openDatabase(OURS_PREFIX + name) };
+    const exec = (/** @type {unknown} */ input) => tool.execute(input).then(checked);
+    const common = { file_bytes: undefined, store_files: files };
+    const rows = [];
+    try {
+      const [sample] = await floor.read(env, ({ files: f }) => [f.getAll(below("/dir"), 1)]);
+      common.file_bytes = sample[0].size;
+
+      // view /memories
+      const listing = await exec({ command: "view", path: "/memories" });
       const text = String(listing.content);
       if (!text.includes(noteName(files)) || !text.includes(noteName(1))) {
         throw new Error(`view /memories does not list the ${files} files: ${text.slice(0, 300)}`);
       }
       rows.push({
-        case: `view /memories, ${files.toLocaleString("en-US")} files`,
+        case: caseName("view /memories", 0, files),
         command: "view",
-        store_files: files,
-        file_bytes: fileBytes,
-        populate_ms: Math.round(populateMs),
-        ...(await timeRuns(() => input, (x) => tool.execute(x), { runs, warmup })),
+        ...common,
+        ...(await pair({
+          runs: viewRuns,
+          warmup: 3,
+          ours: () => exec({ command: "view", path: "/memories" }),
+          floor: () => floor.viewDirectory(env, ""),
+        })),
+      });
+
+      // rename: /memories/dir to /memories/moved and back
+      let oursAt = "dir";
+      const renameOurs = async () => {
+        const to = oursAt === "dir" ? "moved" : "dir";
+        const result = await exec({ command: "rename", old_path: `/memories/${oursAt}`, new_path: `/memories/${to}` });
+        oursAt = to;
+        return result;
+      };
+      await renameOurs();
+      const renameTemplate = await floor.newestVersion(oursEnv);
+      let floorAt = "dir";
+      let [records] = await floor.read(env, ({ files: f }) => [f.getAll(below("/dir"))]);
+      rows.push({
+        case: caseName("rename dir", 0, files),
+        command: "rename",
+        ...common,
+        ...(await pair({
+          runs: renameRuns,
+          warmup,
+          ours: renameOurs,
+          prepareFloor: () => {
+            const to = floorAt === "dir" ? "moved" : "dir";
+            const now = Date.now();
+            const moves = records.map((/** @type {any} */ r) => {
+              const id = floorVersionId();
+              const path = `/${to}${r.path.slice(floorAt.length + 1)}`;
+              return {
+                from: r.path,
+                record: { ...r, path, updatedAt: now, version: id },
+                version: { ...renameTemplate, id, memoryId: r.id, path, size: r.size, sha256: r.sha256, content: r.content, createdAt: now },
+              };
+            });
+            return { from: `/${floorAt}`, to: `/${to}`, moves };
+          },
+          floor: async ({ from, to, moves }) => {
+            await floor.renameDirectory(env, from, to, moves);
+            floorAt = to.slice(1);
+            records = moves.map((/** @type {any} */ m) => m.record);
+          },
+        })),
+      });
+      if (oursAt !== "dir") await renameOurs();
+      if (floorAt !== "dir") {
+        await floor.renameDirectory(env, `/${floorAt}`, "/dir", records.map((/** @type {any} */ r) => ({
+          from: r.path,
+          record: { ...r, path: `/dir${r.path.slice(floorAt.length + 1)}` },
+          version: { ...renameTemplate, id: floorVersionId(), memoryId: r.id },
+        })));
+        [records] = await floor.read(env, ({ files: f }) => [f.getAll(below("/dir"))]);
+      }
+
+      // delete: every run deletes /memories/dir; both are put back by hand off the clock
+      const [oursRecords] = await floor.read(oursEnv, ({ files: f }) => [f.getAll(below("/dir"))]);
+      await exec({ command: "delete", path: "/memories/dir" });
+      const deleteTemplate = await floor.newestVersion(oursEnv);
+      await floor.putAll(oursEnv, { files: oursRecords });
+      rows.push({
+        case: caseName("delete dir", 0, files),
+        command: "delete",
+        ...common,
+        ...(await pair({
+          runs: deleteRuns,
+          warmup,
+          ours: () => exec({ command: "delete", path: "/memories/dir" }),
+          afterOurs: () => floor.putAll(oursEnv, { files: oursRecords }),
+          prepareFloor: () => {
+            const now = Date.now();
+            return records.map((/** @type {any} */ r) => ({
+              path: r.path,
+              version: { ...deleteTemplate, id: floorVersionId(), memoryId: r.id, path: r.path, createdAt: now },
+            }));
+          },
+          floor: (deletes) => floor.deleteDirectory(env, "/dir", deletes),
+          afterFloor: () => floor.putAll(env, { files: records }),
+        })),
       });
     } finally {
       tool.close();
+      env.db.close();
+      oursEnv.db.close();
     }
     return rows;
   },
+
+  /**
+   * Opens store `name` `runs` + 1 times (the first, which also instantiates the wasm in a fresh
+   * page, is reported apart) and closes it again.
+   * @param {{ name: string, runs: number }} options
+   */
+  async openStore({ name, runs }) {
+    const samples = [];
+    let first = 0;
+    for (let i = 0; i <= runs; i++) {
+      const t0 = performance.now();
+      const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+      const took = performance.now() - t0;
+      tool.close();
+      if (i === 0) first = took;
+      else samples.push(took);
+    }
+    return { first_open_ms: Math.round(first * 1000) / 1000, ...summarize(samples) };
+  },
+
+  /**
+   * The floor of an open: `indexedDB.open` of the same database and `close`, `runs` + 1 times
+   * (the first left out, as for `openStore`).
+   * @param {{ name: string, runs: number }} options
+   */
+  async openFloor({ name, runs }) {
+    const samples = [];
+    for (let i = 0; i <= runs; i++) {
+      const t0 = performance.now();
+      const db = await floor.openDatabase(OURS_PREFIX + name);
+      const took = performance.now() - t0;
+      db.close();
+      if (i > 0) samples.push(took);
+    }
+    return summarize(samples);
+  },
+
+  /**
+   * Opens store `name` and keeps it open (for the memory measurement), or views /memories on the
+   * tool kept open.
+   * @param {{ name: string }} options
+   */
+  async keepOpen({ name }) {
+    const t0 = performance.now();
+    kept = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    return { open_ms: performance.now() - t0 };
+  },
+  /**
+   * `view /memories` on the tool kept open, `runs` times: the first time apart, then the rest's
+   * median and p95.
+   * @param {{ runs?: number }} [options]
+   */
+  async viewKept({ runs = 1 } = {}) {
+    if (!kept) throw new Error("no store kept open");
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      checked(await kept.execute({ command: "view", path: "/memories" }));
+      samples.push(performance.now() - t0);
+    }
+    const rest = samples.length > 1 ? summarize(samples.slice(1)) : undefined;
+    return { first_ms: Math.round(samples[0] * 1000) / 1000, median_ms: rest?.median_ms, p95_ms: rest?.p95_ms };
+  },
+  closeKept() {
+    kept?.close();
+    kept = undefined;
+  },
+
+  /** The wasm module's linear memory, in bytes (it only grows), or 0 before it is loaded. */
+  async wasmMemory() {
+    if (!wasmLoaded) return 0;
+    const exports = await init();
+    return exports.memory.buffer.byteLength;
+  },
+  /** Loads the wasm (through an in-memory tool), so its memory can be read. */
+  async loadWasm() {
+    const tool = await MemoryTool.open({ storage: new InMemoryStorage() });
+    tool.close();
+    wasmLoaded = true;
+    return this.wasmMemory();
+  },
+
+  /**
+   * Deletes the bench's databases of store `name`: both, or only the floor's.
+   * @param {{ name: string, floorOnly?: boolean }} options
+   */
+  async drop({ name, floorOnly = false }) {
+    for (const prefix of floorOnly ? [FLOOR_PREFIX] : [OURS_PREFIX, FLOOR_PREFIX]) {
+      await new IndexedDbStorage({ dbPrefix: prefix }).destroy(name);
+    }
+  },
 };
 
+/** @type {MemoryTool | undefined} */
+let kept;
+let wasmLoaded = false;
+
 /**
- * Fills IndexedDB store `store` with `files` files fast: the core writes them into in-memory
- * storage, then the package's own import copies them into IndexedDB in one transaction (so the
- * records, contents and versions are exactly what the tool writes, whatever the schema).
- * @returns {Promise<{ totalMs: number, importMs: number }>} milliseconds taken, in all and by
- *   the import into IndexedDB alone
+ * Times ours and the floor alternately, `warmup` + `runs` times each; returns ours' summary and
+ * the floor's median and p95 beside it.
+ * @template F
+ * @param {{ runs: number, warmup: number, ours: () => Promise<unknown>, floor: (input: F) => Promise<unknown>,
+ *   prepareFloor?: () => F, afterOurs?: () => Promise<unknown>, afterFloor?: () => Promise<unknown> }} options
  */
-async function populate(store, files, fileBytes) {
-  const t0 = performance.now();
-  const maker = await MemoryTool.open({ store, storage: new InMemoryStorage(), limits: { maxFiles: files } });
-  for (let i = 1; i <= files; i++) {
-    await maker.writeFile(`/memories/${noteName(i)}`, textOfSize(fileBytes, `note ${i}`));
+async function pair({ runs, warmup, ours, floor: floorRun, prepareFloor, afterOurs, afterFloor }) {
+  const oursSamples = [];
+  const floorSamples = [];
+  const runOurs = async () => {
+    const t0 = performance.now();
+    await ours();
+    const took = performance.now() - t0;
+    if (afterOurs) await afterOurs();
+    return took;
+  };
+  const runFloor = async () => {
+    const input = /** @type {F} */ (prepareFloor ? prepareFloor() : undefined);
+    const t0 = performance.now();
+    await floorRun(input);
+    const took = performance.now() - t0;
+    if (afterFloor) await afterFloor();
+    return took;
+  };
+  for (let i = 0; i < warmup + runs; i++) {
+    let a;
+    let b;
+    if (i % 2 === 0) {
+      a = await runOurs();
+      b = await runFloor();
+    } else {
+      b = await runFloor();
+      a = await runOurs();
+    }
+    if (i >= warmup) {
+      oursSamples.push(a);
+      floorSamples.push(b);
+    }
   }
-  const bundle = await maker.export();
-  maker.close();
-  const tool = await MemoryTool.open({ store, storage: "indexeddb", limits: { maxFiles: files } });
-  let importMs;
+  const mine = summarize(oursSamples);
+  const base = summarize(floorSamples);
+  return {
+    ...mine,
+    baseline_median_ms: base.median_ms,
+    baseline_p95_ms: base.p95_ms,
+    baseline_min_ms: base.min_ms,
+    ratio: Math.round((mine.median_ms / base.median_ms) * 1000) / 1000,
+  };
+}
+
+/**
+ * The records the core writes for `files` files of `fileBytes` in /memories/dir and the
+ * documents: file records, version records and contents, read back from in-memory storage.
+ * @param {number} files
+ * @param {number} fileBytes
+ * @param {number[]} docs
+ */
+export async function buildSnapshot(files, fileBytes, docs) {
+  const storage = new InMemoryStorage();
+  const maker = await MemoryTool.open({ store: "snapshot", storage, limits: LIMITS });
   try {
-    const t1 = performance.now();
-    const result = await tool.import(bundle);
-    importMs = performance.now() - t1;
-    if (result.imported !== files) {
-      throw new Error(`populate: imported ${result.imported} files, not ${files}`);
+    for (let i = 1; i <= files; i++) {
+      await maker.writeFile(`/memories/dir/${noteName(i)}`, textOfSize(fileBytes, `note ${i}`));
+    }
+    for (const size of docs) {
+      await maker.writeFile(`/memories/doc-${kb(size).replace(" ", "")}.md`, textOfSize(size, MARKER_A));
     }
   } finally {
-    tool.close();
+    maker.close();
   }
-  return { totalMs: performance.now() - t0, importMs };
+  const handle = await storage.open("snapshot");
+  /** @type {{ files: any[], versions: any[], contents: Array<[string, Uint8Array]> }} */
+  const snapshot = { files: [], versions: [], contents: [] };
+  await handle.transaction("readonly", (tx) => {
+    tx.getSubtree("", (records) => {
+      snapshot.files = records;
+      for (const record of records) {
+        tx.getContent(record.content, (bytes) => {
+          snapshot.contents.push([record.content, /** @type {Uint8Array} */ (bytes)]);
+        });
+      }
+    });
+    tx.getVersionsBelow("\uffff", (records) => {
+      snapshot.versions = records;
+    });
+  });
+  handle.close();
+  return snapshot;
+}
+
+/**
+ * Creates database `prefix + name` with the package's schema (through IndexedDbStorage, so it
+ * is the package's own upgrade) and puts the snapshot into it in one transaction.
+ * @param {string} prefix
+ * @param {string} name
+ * @param {{ files: any[], versions: any[], contents: Array<[string, Uint8Array]> }} snapshot
+ */
+export async function writeSnapshot(prefix, name, snapshot) {
+  const storage = new IndexedDbStorage({ dbPrefix: prefix });
+  await storage.destroy(name);
+  (await storage.open(name)).close();
+  const db = await floor.openDatabase(prefix + name);
+  try {
+    await floor.putAll({ db }, snapshot);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The file record at `path` and the newest version (the template of the floor's records for
+ * the command ours just ran).
+ * @param {{ db: IDBDatabase }} env
+ * @param {string} path
+ */
+async function templatesOf(env, path) {
+  const [record] = await floor.read(env, ({ files }) => [files.get(path)]);
+  const version = await floor.newestVersion(env);
+  if (!record || !version) throw new Error(`no record at ${path} to copy`);
+  return { record, version };
+}
+
+/** @param {{ db: IDBDatabase }} env */
+async function countFiles(env) {
+  const [n] = await floor.read(env, ({ files }) => [files.count()]);
+  return n;
+}
+
+/**
+ * @param {Record<string, any>} object
+ * @param {string[]} keys
+ */
+function pick(object, keys) {
+  return Object.fromEntries(keys.map((k) => [k, object[k]]));
+}
+
+/** @param {string} path */
+function below(path) {
+  return floor.below(path);
 }
 
 /** The smallest step of performance.now() seen, in ms. */
@@ -142,6 +574,6 @@ function timerResolution() {
   return Math.round(best * 1e6) / 1e6;
 }
 
-Object.assign(globalThis, { bench });
+Object.assign(globalThis, { bench, KB });
 const status = document.getElementById("status");
 if (status) status.textContent = "ready";

@@ -1,12 +1,19 @@
 // `npm run bench` (after scripts/bench.sh has set up and built): runs every part of the bench
-// and prints one table; with --json FILE it also writes the rows as JSON.
+// and prints one table; with --json FILE it also writes the rows as JSON (one object per row:
+// suite, case, median_ms, p95_ms, baseline_median_ms, ratio, …; the sizes' rows have raw_bytes
+// and gzip_bytes).
 //
 //   node bench/run.mjs [--json FILE] [--only native,node,chromium,size] [--runs N] [--files N]
 //
 // Parts:  native    examples/bench_core.rs, the Rust core alone (cargo run --release)
 //         node      Node 20, in-memory storage (bench/node-suite.mjs)
-//         chromium  headless Chromium, IndexedDB (bench/browser-suite.mjs + bench/page.mjs)
+//         chromium  headless Chromium, IndexedDB, each command beside its floor (a raw IndexedDB
+//                   transaction doing the same requests: bench/baseline.mjs), and opening stores
+//                   (bench/browser-suite.mjs + bench/page.mjs)
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
+// --runs N: measured runs of each per-file command in Chromium (default 100; the directory
+// commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
+// --files N: the biggest store (default 10,000).
 // A number to read, not a test: nothing here judges a time. The exit status is 1 only when a
 // part could not run.
 
@@ -21,22 +28,6 @@ import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const PARTS = ["native", "node", "chromium", "size"];
-
-/** Section titles, by row suite. */
-const TITLES = {
-  native: "native core (Rust MemStore, no wasm, no storage)",
-  "node-memory": "Node, in-memory storage (package over wasm)",
-  "chromium-indexeddb": "headless Chromium, IndexedDB (timed in the page)",
-};
-
-/**
- * Optional timing columns, shown when a row has the field.
- * @type {Array<{ key: string, title: string, format: (value: any) => string }>}
- */
-const OPTIONAL_COLUMNS = [
-  { key: "baseline_median_ms", title: "baseline median", format: formatMs },
-  { key: "ratio", title: "ours / baseline", format: (r) => `${Number(r).toFixed(2)}×` },
-];
 
 /** @param {string} line */
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
@@ -61,7 +52,7 @@ async function main() {
   for (const part of only) {
     if (!PARTS.includes(part)) throw new Error(`--only: unknown part ${part} (parts: ${PARTS.join(", ")})`);
   }
-  const runs = positive(values.runs, "--runs") ?? 200;
+  const runs = positive(values.runs, "--runs") ?? 100;
   const files = positive(values.files, "--files") ?? 10_000;
   // Relative to where the user ran `npm run bench` (npm sets INIT_CWD; bench.sh sets BENCH_CWD).
   const cwd = process.env.BENCH_CWD || process.env.INIT_CWD || process.cwd();
@@ -91,7 +82,7 @@ async function main() {
 
   await runPart("native", runNative);
   await runPart("node", async () => {
-    log(`node: create / view / str_replace, ${runs} runs each`);
+    log(`node: create / view / str_replace on 10 KB, ${runs} runs each`);
     const { runNodeSuite } = await import("./node-suite.mjs");
     return runNodeSuite({ runs });
   });
@@ -116,7 +107,18 @@ async function main() {
   }
   if (jsonPath) {
     await mkdir(path.dirname(jsonPath), { recursive: true });
-    await writeFile(jsonPath, `${JSON.stringify({ machine, rows, failures }, null, 2)}\n`);
+    // Every row has the same leading keys (null where they do not apply: a native row has no
+    // floor, a size row no time), so other tools can read the rows without knowing the suites.
+    const uniform = rows.map(({ suite, case: name, median_ms = null, p95_ms = null, baseline_median_ms = null, ratio = null, ...rest }) => ({
+      suite,
+      case: name,
+      median_ms,
+      p95_ms,
+      baseline_median_ms,
+      ratio,
+      ...rest,
+    }));
+    await writeFile(jsonPath, `${JSON.stringify({ machine, rows: uniform, failures }, null, 2)}\n`);
     log(`wrote ${rows.length} rows to ${jsonPath}`);
   }
   return failures.length > 0 ? 1 : 0;
@@ -167,8 +169,12 @@ function chromiumVersion() {
   return /(\d+\.\d+\.\d+\.\d+)/.exec(text ?? "")?.[1];
 }
 
+/** The commands in the issue's order: the main table's rows come in this order. */
+const COMMAND_ORDER = ["view file", "view /memories", "create", "str_replace", "insert", "rename dir", "delete dir"];
+
 /**
- * The whole report: machine, one timing table with a section per suite, then the sizes.
+ * The whole report: the machine; the main table (one line per case: native core, Chromium with
+ * IndexedDB, its floor and the ratio); opening stores (time, JS heap, wasm memory); Node; sizes.
  * @param {Record<string, any>} machine
  * @param {Array<Record<string, any>>} rows
  */
@@ -188,58 +194,119 @@ function render(machine, rows) {
     `         ${machine.os}; Node ${machine.node}; ${machine.rustc ?? "rustc: not found"}; ${chromium}`,
   );
 
-  const timed = rows.filter((row) => row.suite !== "size");
-  if (timed.length > 0) {
-    // Columns beyond median/p95/min appear only when some row has them (issue 6's baselines).
-    const extra = OPTIONAL_COLUMNS.filter((column) => timed.some((row) => row[column.key] !== undefined));
-    const table = [];
-    let suite = "";
-    for (const row of timed) {
-      if (row.suite !== suite) {
-        suite = row.suite;
-        table.push({ title: TITLES[/** @type {keyof typeof TITLES} */ (suite)] ?? suite });
-      }
-      table.push({
-        cells: [
-          `  ${row.case}`,
-          group(row.runs),
-          formatMs(row.median_ms),
-          formatMs(row.p95_ms),
-          formatMs(row.min_ms),
-          ...extra.map((column) => (row[column.key] === undefined ? "-" : column.format(row[column.key]))),
-        ],
-      });
-    }
-    const header = ["", "runs", "median", "p95", "min", ...extra.map((column) => column.title)];
-    const width = header.map((h, i) =>
-      Math.max(h.length, ...table.map((t) => (t.cells ? t.cells[i].length : 0))),
+  // The main table: one line per case, whichever suites measured it.
+  const native = new Map(rows.filter((r) => r.suite === "native").map((r) => [r.case, r]));
+  const browser = new Map(rows.filter((r) => r.suite === "chromium-indexeddb").map((r) => [r.case, r]));
+  const cases = [...new Set([...native.keys(), ...browser.keys()])].sort((a, b) => order(a) - order(b));
+  if (cases.length > 0) {
+    const runs = (/** @type {any} */ r) => (r ? group(r.runs) : "-");
+    const body = cases.map((name) => {
+      const n = native.get(name);
+      const c = browser.get(name);
+      return [
+        name,
+        formatMs(n?.median_ms),
+        formatMs(n?.p95_ms),
+        formatMs(c?.median_ms),
+        formatMs(c?.p95_ms),
+        formatMs(c?.baseline_median_ms),
+        formatMs(c?.baseline_p95_ms),
+        c?.ratio === undefined ? "-" : `${c.ratio.toFixed(2)}×`,
+        `${runs(n)} / ${runs(c)}`,
+      ];
+    });
+    lines.push(
+      "",
+      ...table(
+        [["case", "native median", "p95", "Chromium median", "p95", "floor median", "p95", "ours/floor", "runs (native/Chromium)"]],
+        body,
+      ),
+      "  native: the Rust core over MemStore (no wasm, no storage). Chromium: the package (wasm + adapter)",
+      "  over IndexedDB, timed in the page. floor: the same IndexedDB requests in one hand-written transaction,",
+      "  no wasm (bench/baseline.mjs), run alternately with ours in the same page: compare ours/floor, which",
+      "  holds when the machine is busy, rather than times across runs.",
     );
-    width[0] = Math.max(width[0], ...table.map((t) => (t.title ? t.title.length : 0)));
-    const format = (/** @type {string[]} */ cells) =>
-      cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join("   ").trimEnd();
-    lines.push("");
-    let first = true;
-    for (const t of table) {
-      if (t.title) {
-        if (!first) lines.push("");
-        lines.push(format([t.title, ...(first ? header.slice(1) : header.slice(1).map(() => ""))]));
-        first = false;
-      } else lines.push(format(/** @type {string[]} */ (t.cells)));
-    }
+  }
+
+  const opens = rows.filter((r) => r.suite === "chromium-open");
+  if (opens.length > 0) {
+    const mb = (/** @type {number | undefined} */ n) => (n === undefined ? "-" : `${(n / 2 ** 20).toFixed(2)} MB`);
+    const body = opens.map((r) => [
+      r.case,
+      formatMs(r.median_ms),
+      formatMs(r.baseline_median_ms),
+      r.ratio === undefined ? "-" : `${r.ratio.toFixed(2)}×`,
+      formatMs(r.first_view_ms),
+      formatMs(r.view_median_ms),
+      mb(r.js_heap_bytes_after_open),
+      mb(r.js_heap_bytes_after_view),
+      mb(r.wasm_memory_bytes_after_open),
+      mb(r.wasm_memory_bytes_after_view),
+    ]);
+    lines.push(
+      "",
+      ...table(
+        [
+          ["opening a store (fresh tab,", "open", "floor", "ours/", "view /memories", "", "JS heap", "", "wasm memory", ""],
+          [" wasm already loaded)", "median", "idb.open", "floor", "first", "median", "after open", "after view", "after open", "after view"],
+        ],
+        body,
+      ),
+      "  JS heap: CDP Runtime.getHeapUsage after a full GC (HeapProfiler.collectGarbage); wasm memory: the",
+      "  module's memory.buffer.byteLength (it never shrinks: after the view it is the high-water mark).",
+    );
+  }
+
+  const node = rows.filter((r) => r.suite === "node-memory");
+  if (node.length > 0) {
+    lines.push(
+      "",
+      ...table(
+        [["Node, in-memory storage (package over wasm)", "median", "p95", "runs"]],
+        node.map((r) => [r.case, formatMs(r.median_ms), formatMs(r.p95_ms), group(r.runs)]),
+      ),
+    );
   }
 
   const sizes = rows.filter((row) => row.suite === "size");
   if (sizes.length > 0) {
     const bytes = (/** @type {number} */ n) => `${group(n)} B (${(n / 1024).toFixed(1)} KB)`;
-    const cells = sizes.map((row) => [`  ${row.case}`, bytes(row.raw_bytes), bytes(row.gzip_bytes)]);
-    const header = ["sizes", "raw", "gzip -9"];
-    const width = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-    const format = (/** @type {string[]} */ c) =>
-      c.map((x, i) => (i === 0 ? x.padEnd(width[i]) : x.padStart(width[i]))).join("   ");
-    lines.push("", format(header), ...cells.map(format));
+    lines.push(
+      "",
+      ...table(
+        [["sizes", "raw", "gzip -9"]],
+        sizes.map((row) => [row.case, bytes(row.raw_bytes), bytes(row.gzip_bytes)]),
+      ),
+    );
   }
   lines.push("", `bench took ${machine.total_seconds} s (after the build)`);
   return lines.join("\n");
+}
+
+/**
+ * Where a case goes in the main table: by command, then by its size.
+ * @param {string} name
+ */
+function order(name) {
+  const command = COMMAND_ORDER.findIndex((c) => name.startsWith(`${c},`));
+  const size = Number(/, ([\d,]+)/.exec(name)?.[1].replace(/,/g, "") ?? 0);
+  return (command < 0 ? COMMAND_ORDER.length : command) * 1e9 + size;
+}
+
+/**
+ * Lines of a table: the first column left-aligned, the others right-aligned.
+ * @param {string[][]} header
+ * @param {string[][]} body
+ */
+function table(header, body) {
+  const all = [...header, ...body];
+  const width = all[0].map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
+  const format = (/** @type {string[]} */ row) =>
+    row
+      .map((cell, i) => (i === 0 ? (i === 0 && body.includes(row) ? `  ${cell}` : cell).padEnd(width[0] + 2) : cell.padStart(width[i])))
+      .join("  ")
+      .trimEnd();
+  return all.map(format);
 }
 
 /**

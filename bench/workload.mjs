@@ -41,6 +41,18 @@ export function kb(bytes) {
   return `${bytes / KB} KB`;
 }
 
+/**
+ * A case's name, the same in every suite (examples/bench_core.rs's `case_name`), so the table
+ * can put the native, Chromium and floor figures of one case on one line:
+ * `view file, 10 KB`, `rename dir, 1,000 files`.
+ * @param {string} command
+ * @param {number} fileBytes
+ * @param {number} [storeFiles] for the directory cases
+ */
+export function caseName(command, fileBytes, storeFiles = 0) {
+  return storeFiles > 0 ? `${command}, ${storeFiles.toLocaleString("en-US")} files` : `${command}, ${kb(fileBytes)}`;
+}
+
 /** `note-00042.md` @param {number} i */
 export function noteName(i) {
   return `note-${String(i).padStart(5, "0")}.md`;
@@ -100,12 +112,11 @@ export async function commandCases(tool, { fileBytes = 10 * KB, dir = "/memories
   const text = textOfSize(fileBytes, MARKER_A);
   await tool.writeFile(doc, text);
   const exec = (/** @type {unknown} */ input) => tool.execute(input);
-  const size = kb(fileBytes);
   const common = { file_bytes: fileBytes };
   const rows = [];
 
   rows.push({
-    case: `create ${size} file`,
+    case: caseName("create", fileBytes),
     command: "create",
     ...common,
     ...(await timeRuns(
@@ -115,13 +126,13 @@ export async function commandCases(tool, { fileBytes = 10 * KB, dir = "/memories
     )),
   });
   rows.push({
-    case: `view ${size} file`,
+    case: caseName("view file", fileBytes),
     command: "view",
     ...common,
     ...(await timeRuns(() => ({ command: "view", path: doc }), exec, timing)),
   });
   rows.push({
-    case: `str_replace in ${size} file`,
+    case: caseName("str_replace", fileBytes),
     command: "str_replace",
     ...common,
     ...(await timeRuns(

@@ -1,0 +1,255 @@
+// The floor each command is measured against: a hand-written IndexedDB transaction, in the page,
+// with no wasm and no adapter, issuing the same requests as the package does for that command
+// over the same schema (src/js/storage-indexeddb.js, version 2: `files` by path with unique index
+// `id`, `contents` by content key, `versions` by id with indexes `memory` and `content`):
+// the same reads in the same rounds (a round's requests in parallel, the next round once they
+// have all answered), then the same writes of records of the same shape and the same bytes, in
+// one transaction over the same three object stores with the same durability. The records and
+// bytes it writes are made before the clock starts (hashing, rendering and text editing are the
+// core's job, which is what the ratio measures); it only reads what the next round needs
+// (`files.get(path).content` for the content read).
+//
+// Each function returns a promise that settles when the transaction completes, as
+// `StoreHandle.transaction` does.
+//
+// What the package reads, per command (found by tracing its StorageTx calls; round by round):
+//   view file         files.get(p), files.getAll([p/, p0))   | contents.get(record.content)
+//   view directory    files.getAll([d/, d0))                 (view /memories: ["/", "0"))
+//   create            files.get(p), files.getKey([p/, p0)), versions.openKeyCursor(null, "prev"),
+//                     files.count()                          | writes
+//   str_replace,      files.get(p), versions.openKeyCursor(null, "prev") | contents.get(record.content)
+//   insert                                                   | writes
+//   rename directory  files.get(d), files.getAll([d/, d0)), openKeyCursor, files.get(e),
+//                     files.getKey([e/, e0)), openKeyCursor (the package reads the newest
+//                     version id twice in this round; the floor reads it once)  | writes
+//   delete directory  files.get(d), files.getAll([d/, d0)), openKeyCursor | writes
+// Writes: create, str_replace and insert put the content, the file record and a version;
+// rename deletes and puts each file record and puts a version per file; delete deletes each file
+// record and puts a version per file.
+
+export const STORES = ["files", "contents", "versions"];
+
+/**
+ * @typedef {object} Env
+ * @property {IDBDatabase} db
+ * @property {"default" | "strict" | "relaxed"} [durability]
+ */
+
+/**
+ * Runs `rounds` in one transaction: each round gets the previous round's results and returns
+ * its requests (issued at once), or nothing for a round that only writes.
+ * @param {Env} env
+ * @param {IDBTransactionMode} mode
+ * @param {Array<(stores: Record<string, IDBObjectStore>, previous: any[]) => IDBRequest[] | void>} rounds
+ * @returns {Promise<void>}
+ */
+export function transaction({ db, durability = "default" }, mode, rounds) {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(STORES, mode, { durability });
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error("baseline transaction aborted"));
+    const stores = {
+      files: tx.objectStore("files"),
+      contents: tx.objectStore("contents"),
+      versions: tx.objectStore("versions"),
+    };
+    let i = 0;
+    /** @param {any[]} previous */
+    const next = (previous) => {
+      if (i === rounds.length) return;
+      const requests = /** @type {IDBRequest[]} */ (rounds[i++](stores, previous) ?? []);
+      if (requests.length === 0) {
+        next([]);
+        return;
+      }
+      let pending = requests.length;
+      /** @type {any[]} */
+      const results = [];
+      requests.forEach((request, k) => {
+        request.onsuccess = () => {
+          results[k] = request.result;
+          if (--pending === 0) next(results);
+        };
+      });
+    };
+    next([]);
+  });
+}
+
+/** `[path + "/", path + "0")`: every key below `path` (the adapter's `#subtree`). @param {string} path */
+export function below(path) {
+  return IDBKeyRange.bound(`${path}/`, `${path}0`, false, true);
+}
+
+/**
+ * view of a file: its record and whether it has children, then its bytes.
+ * @param {Env} env
+ * @param {string} path store path (`/doc.md`)
+ */
+export function viewFile(env, path) {
+  return transaction(env, "readonly", [
+    ({ files }) => [files.get(path), files.getAll(below(path))],
+    ({ contents }, [record]) => [contents.get(record.content)],
+  ]);
+}
+
+/**
+ * view of a directory: every record below it.
+ * @param {Env} env
+ * @param {string} path store path of the directory (`""` for /memories)
+ */
+export function viewDirectory(env, path) {
+  return transaction(env, "readonly", [({ files }) => [files.getAll(below(path))]]);
+}
+
+/**
+ * The newest version id, as the package reads it before every write.
+ * @param {IDBObjectStore} versions
+ */
+export function newestVersionId(versions) {
+  return versions.openKeyCursor(null, "prev");
+}
+
+/**
+ * create: the place is free (record, children, newest version id, file count), then content,
+ * record and version.
+ * @param {Env} env
+ * @param {{ record: Record<string, any>, version: Record<string, any>, bytes: Uint8Array }} write
+ * @param {{ skipNewest?: boolean }} [options] `skipNewest`: leave out the newest-version read (lead b)
+ */
+export function create(env, { record, version, bytes }, { skipNewest = false } = {}) {
+  return transaction(env, "readwrite", [
+    ({ files, versions }) => [
+      files.get(record.path),
+      files.getKey(below(record.path)),
+      ...(skipNewest ? [] : [newestVersionId(versions)]),
+      files.count(),
+    ],
+    ({ files, contents, versions }) => {
+      contents.put(bytes, record.content);
+      files.put(record);
+      versions.put(version);
+    },
+  ]);
+}
+
+/**
+ * str_replace or insert: the record and newest version id, then the old bytes, then the new
+ * content, record and version.
+ * @param {Env} env
+ * @param {{ record: Record<string, any>, version: Record<string, any>, bytes: Uint8Array }} write
+ * @param {{ skipNewest?: boolean }} [options]
+ */
+export function edit(env, { record, version, bytes }, { skipNewest = false } = {}) {
+  return transaction(env, "readwrite", [
+    ({ files, versions }) => [files.get(record.path), ...(skipNewest ? [] : [newestVersionId(versions)])],
+    ({ contents }, [old]) => [contents.get(old.content)],
+    ({ files, contents, versions }) => {
+      contents.put(bytes, record.content);
+      files.put(record);
+      versions.put(version);
+    },
+  ]);
+}
+
+/**
+ * rename of a directory: both places, then per file: delete the old record, put the new one
+ * and a version.
+ * @param {Env} env
+ * @param {string} from store path of the directory
+ * @param {string} to
+ * @param {Array<{ from: string, record: Record<string, any>, version: Record<string, any> }>} moves
+ */
+export function renameDirectory(env, from, to, moves) {
+  return transaction(env, "readwrite", [
+    ({ files, versions }) => [
+      files.get(from),
+      files.getAll(below(from)),
+      newestVersionId(versions),
+      files.get(to),
+      files.getKey(below(to)),
+    ],
+    ({ files, versions }) => {
+      for (const move of moves) {
+        files.delete(move.from);
+        files.put(move.record);
+        versions.put(move.version);
+      }
+    },
+  ]);
+}
+
+/**
+ * delete of a directory: its record and children, then per file: delete the record, put a
+ * version.
+ * @param {Env} env
+ * @param {string} path store path of the directory
+ * @param {Array<{ path: string, version: Record<string, any> }>} deletes
+ */
+export function deleteDirectory(env, path, deletes) {
+  return transaction(env, "readwrite", [
+    ({ files, versions }) => [files.get(path), files.getAll(below(path)), newestVersionId(versions)],
+    ({ files, versions }) => {
+      for (const gone of deletes) {
+        files.delete(gone.path);
+        versions.put(gone.version);
+      }
+    },
+  ]);
+}
+
+/**
+ * Puts records straight into a database, in one transaction (populating stores, restoring a
+ * deleted directory between runs; never timed).
+ * @param {Env} env
+ * @param {{ files?: Array<Record<string, any>>, versions?: Array<Record<string, any>>, contents?: Array<[string, Uint8Array]>, deleteFiles?: string[] }} records
+ */
+export function putAll(env, { files = [], versions = [], contents = [], deleteFiles = [] }) {
+  return transaction(env, "readwrite", [
+    (stores) => {
+      for (const path of deleteFiles) stores.files.delete(path);
+      for (const [key, bytes] of contents) stores.contents.put(bytes, key);
+      for (const record of files) stores.files.put(record);
+      for (const record of versions) stores.versions.put(record);
+    },
+  ]);
+}
+
+/**
+ * Reads records (never timed).
+ * @param {Env} env
+ * @param {(stores: Record<string, IDBObjectStore>) => IDBRequest[]} issue
+ * @returns {Promise<any[]>}
+ */
+export function read(env, issue) {
+  /** @type {any[]} */
+  let out = [];
+  return transaction(env, "readonly", [
+    (stores) => issue(stores),
+    (_, results) => {
+      out = results;
+    },
+  ]).then(() => out);
+}
+
+/**
+ * The newest version record (never timed): the template for the floor's version records.
+ * @param {Env} env
+ */
+export async function newestVersion(env) {
+  const [cursor] = await read(env, ({ versions }) => [versions.openCursor(null, "prev")]);
+  return cursor ? cursor.value : null;
+}
+
+/**
+ * Opens database `name` as it is (no upgrade).
+ * @param {string} name
+ * @returns {Promise<IDBDatabase>}
+ */
+export function openDatabase(name) {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}

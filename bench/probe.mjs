@@ -1,0 +1,335 @@
+// In-page probes behind docs/BENCHMARKS.md's findings (issue 6, part 2): where the time of a
+// command goes, part by part, and what a schema or protocol change would save, measured on the
+// floor (bench/baseline.mjs) so no source change is needed. bench/profile.mjs loads this module
+// into the bench page and calls window.probe.*. Not part of `npm run bench`.
+
+import { MemoryTool } from "../src/js/index.js";
+import { loadEngine } from "../src/js/wasm.js";
+import * as floor from "./baseline.mjs";
+import { buildSnapshot, writeSnapshot } from "./page.mjs";
+import { summarize } from "./stats.mjs";
+import { KB, textOfSize } from "./workload.mjs";
+
+const OURS_PREFIX = "memory-tool-wasm:";
+const LIMITS = { maxFileBytes: 1 << 20, maxFiles: 1_000_000 };
+const ACTOR = JSON.stringify({ type: "tool", tool_use_id: null });
+const encoder = new TextEncoder();
+
+/**
+ * @param {Record<string, number[]>} samples
+ * @returns {Record<string, number>} medians in ms
+ */
+function medians(samples) {
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v).median_ms]));
+}
+
+/** @param {Record<string, number[]>} samples @param {string} key @param {number} ms */
+function add(samples, key, ms) {
+  (samples[key] ??= []).push(ms);
+}
+
+const probe = {
+  /**
+   * Builds store `name` (the package's database only): `files` files of `fileBytes` in
+   * /memories/dir.
+   * @param {{ name: string, files: number, fileBytes?: number }} options
+   */
+  async prepare({ name, files, fileBytes = KB }) {
+    const snapshot = await buildSnapshot(files, fileBytes, []);
+    await writeSnapshot(OURS_PREFIX, name, snapshot);
+    return { files: snapshot.files.length };
+  },
+
+  /**
+   * Runs `inputs` (in turn) `runs` times on store `name` through the package: the workload
+   * bench/profile.mjs records a CPU profile of.
+   * @param {{ name: string, inputs: unknown[], runs: number }} options
+   */
+  async repeat({ name, inputs, runs }) {
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    const samples = [];
+    try {
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        const result = await tool.execute(inputs[i % inputs.length]);
+        samples.push(performance.now() - t0);
+        if (result.isError) throw new Error(String(result.content));
+      }
+    } finally {
+      tool.close();
+    }
+    return summarize(samples);
+  },
+
+  /**
+   * Lead (a): `view /memories` part by part, driving the core by hand as the adapter does
+   * (src/js/memory-tool.js `perform`): the IndexedDB getAll of every file record; JSON.stringify
+   * of the records; `task.supply` (into wasm: UTF-8 copy and the core's JSON parse); `resume`
+   * (the listing); `outcome()` (the text back out of wasm) and JSON.parse of it. Beside it, the
+   * whole `tool.execute`, and what cheaper reads would cost: getAllKeys (paths only) and getAll
+   * over slim records of only {path, size} in a scratch database.
+   * @param {{ name: string, runs: number }} options
+   */
+  async viewBreakdown({ name, runs }) {
+    const Engine = await loadEngine();
+    const engine = new Engine(JSON.stringify(LIMITS));
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    const env = { db: await floor.openDatabase(OURS_PREFIX + name) };
+    const [all] = await floor.read(env, ({ files }) => [files.getAll(floor.below(""))]);
+    const slim = await scratch("probe-slim", (db) => {
+      db.createObjectStore("listing", { keyPath: "path" });
+    });
+    await new Promise((resolve, reject) => {
+      const tx = slim.transaction("listing", "readwrite");
+      const listing = tx.objectStore("listing");
+      for (const r of all) listing.put({ path: r.path, size: r.size });
+      tx.oncomplete = resolve;
+      tx.onabort = () => reject(tx.error);
+    });
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    const input = JSON.stringify({ command: "view", path: "/memories" });
+    let outputChars = 0;
+    let jsonChars = 0;
+    for (let i = 0; i < runs + 2; i++) {
+      const keep = i >= 2;
+      const t = () => performance.now();
+      let t0 = t();
+      const result = await tool.execute({ command: "view", path: "/memories" });
+      if (keep) add(samples, "whole tool.execute", t() - t0);
+      outputChars = String(result.content).length;
+
+      t0 = t();
+      const task = engine.start(input, Date.now(), crypto.getRandomValues(new Uint8Array(16)), ACTOR);
+      const reads = JSON.parse(task.reads());
+      if (keep) add(samples, "engine.start + reads()", t() - t0);
+      if (reads.length !== 1 || reads[0].kind !== "subtree") throw new Error(`unexpected reads ${JSON.stringify(reads)}`);
+      t0 = t();
+      const [records] = await floor.read(env, ({ files }) => [files.getAll(floor.below(reads[0].path))]);
+      if (keep) add(samples, "IndexedDB getAll (own transaction)", t() - t0);
+      t0 = t();
+      const json = JSON.stringify(records);
+      if (keep) add(samples, "JSON.stringify(records)", t() - t0);
+      jsonChars = json.length;
+      t0 = t();
+      task.supply(0, json);
+      if (keep) add(samples, "task.supply (copy into wasm + parse)", t() - t0);
+      t0 = t();
+      if (!task.resume()) throw new Error("view wanted a second round");
+      if (keep) add(samples, "task.resume (listing)", t() - t0);
+      t0 = t();
+      const text = task.outcome();
+      if (keep) add(samples, "task.outcome() (text out of wasm)", t() - t0);
+      t0 = t();
+      JSON.parse(text);
+      if (keep) add(samples, "JSON.parse(outcome)", t() - t0);
+      task.free();
+
+      t0 = t();
+      await floor.read(env, ({ files }) => [files.getAllKeys(floor.below(""))]);
+      if (keep) add(samples, "alt: getAllKeys (paths only)", t() - t0);
+      t0 = t();
+      await new Promise((resolve) => {
+        const request = slim.transaction("listing", "readonly").objectStore("listing").getAll();
+        request.onsuccess = resolve;
+      });
+      if (keep) add(samples, "alt: getAll of {path, size} records", t() - t0);
+    }
+    tool.close();
+    env.db.close();
+    slim.close();
+    await drop("probe-slim");
+    engine.free();
+    return { files: all.length, json_chars: jsonChars, output_chars: outputChars, medians_ms: medians(samples) };
+  },
+
+  /**
+   * Lead (b): the newest-version read every write makes (`openKeyCursor(null, "prev")` on
+   * `versions`): the floor's create and str_replace with and without it, alternately, on store
+   * `name`, and the read alone in a readonly transaction.
+   * @param {{ name: string, runs: number }} options
+   */
+  async newestCost({ name, runs }) {
+    const env = { db: await floor.openDatabase(OURS_PREFIX + name) };
+    const [template] = await floor.read(env, ({ files }) => [files.getAll(floor.below("/dir"), 1)]);
+    const base = template[0];
+    const [versionTemplate] = await floor.read(env, ({ versions }) => [versions.get(base.version)]);
+    const bytes = encoder.encode(textOfSize(KB, ""));
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    let n = 0;
+    const write = (/** @type {string} */ path) => {
+      const id = `memver_zz${String(n++).padStart(19, "0")}`;
+      return {
+        record: { ...base, path, id: `mem_probe${String(n).padStart(19, "0")}`, version: id, content: id },
+        version: { ...versionTemplate, id, path, content: id },
+        bytes,
+      };
+    };
+    for (let i = 0; i < runs + 5; i++) {
+      const keep = i >= 5;
+      for (const skipNewest of i % 2 ? [true, false] : [false, true]) {
+        const label = skipNewest ? "without" : "with";
+        let t0 = performance.now();
+        await floor.create(env, write(`/probe/new-${n}.md`), { skipNewest });
+        if (keep) add(samples, `create 1 KB, ${label} the newest-version read`, performance.now() - t0);
+        t0 = performance.now();
+        await floor.edit(env, write(base.path), { skipNewest });
+        if (keep) add(samples, `edit 1 KB, ${label} the newest-version read`, performance.now() - t0);
+      }
+      const t0 = performance.now();
+      await floor.read(env, ({ versions }) => [floor.newestVersionId(versions)]);
+      if (keep) add(samples, "newest-version read alone (readonly transaction)", performance.now() - t0);
+      const t1 = performance.now();
+      await floor.read(env, ({ files }) => [files.get(base.path)]);
+      if (keep) add(samples, "files.get alone (readonly transaction)", performance.now() - t1);
+      const t2 = performance.now();
+      await floor.read(env, ({ files, versions }) => [files.get(base.path), floor.newestVersionId(versions)]);
+      if (keep) add(samples, "files.get + newest-version read (readonly transaction)", performance.now() - t2);
+    }
+    const [versionCount] = await floor.read(env, ({ versions }) => [versions.count()]);
+    env.db.close();
+    return { versions_in_store: versionCount, medians_ms: medians(samples) };
+  },
+
+  /**
+   * Lead (c): what the `content` index of `versions` costs: two scratch databases with the
+   * package's schema, one without that index, filled with the same `files` records; the floor's
+   * create, str_replace and rename of a directory of `dirFiles` files on each, alternately.
+   * @param {{ files: number, dirFiles: number, runs: number }} options
+   */
+  async contentIndexCost({ files, dirFiles, runs }) {
+    const snapshot = await buildSnapshot(files, KB, []);
+    /** @type {Record<string, { db: IDBDatabase }>} */
+    const envs = {};
+    for (const label of ["with", "without"]) {
+      const withContent = label === "with";
+      const name = `probe-index-${label}`;
+      await drop(name);
+      const db = await scratch(name, (d) => {
+        const f = d.createObjectStore("files", { keyPath: "path" });
+        f.createIndex("id", "id", { unique: true });
+        d.createObjectStore("contents");
+        const v = d.createObjectStore("versions", { keyPath: "id" });
+        v.createIndex("memory", ["memoryId", "id"]);
+        if (withContent) v.createIndex("content", "content");
+      });
+      envs[label] = { db };
+      await floor.putAll(envs[label], snapshot);
+    }
+    // The edited file is the last one: the renames move the first `dirFiles`.
+    const base = snapshot.files[snapshot.files.length - 1];
+    const versionTemplate = snapshot.versions[0];
+    const bytes = encoder.encode(textOfSize(KB, ""));
+    let n = 0;
+    const nextId = () => `memver_zz${String(n++).padStart(19, "0")}`;
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    /** @type {Record<string, any[]>} the dir's records, per database */
+    const dirs = {};
+    /** @type {Record<string, string>} */
+    const at = {};
+    for (const label of ["with", "without"]) {
+      const [records] = await floor.read(envs[label], ({ files: f }) => [f.getAll(floor.below("/dir"), dirFiles)]);
+      dirs[label] = records;
+      at[label] = "/dir";
+    }
+    for (let i = 0; i < runs + 3; i++) {
+      const keep = i >= 3;
+      for (const label of i % 2 ? ["without", "with"] : ["with", "without"]) {
+        const env = envs[label];
+        let id = nextId();
+        let t0 = performance.now();
+        await floor.create(env, {
+          record: { ...base, path: `/probe/new-${n}.md`, id: `mem_probe${String(n).padStart(19, "0")}`, version: id, content: id },
+          version: { ...versionTemplate, id, path: `/probe/new-${n}.md`, content: id },
+          bytes,
+        });
+        if (keep) add(samples, `create 1 KB, ${label} the content index`, performance.now() - t0);
+        id = nextId();
+        t0 = performance.now();
+        await floor.edit(env, {
+          record: { ...base, version: id, content: id },
+          version: { ...versionTemplate, id, memoryId: base.id, content: id },
+          bytes,
+        });
+        if (keep) add(samples, `str_replace 1 KB, ${label} the content index`, performance.now() - t0);
+        // A "rename" of dirFiles records to a fresh directory: a version (with content) each.
+        const to = `/moved-${n}`;
+        const moves = dirs[label].map((r) => {
+          const vid = nextId();
+          const path = `${to}${r.path.slice(at[label].length)}`;
+          return {
+            from: r.path,
+            record: { ...r, path, version: vid },
+            version: { ...versionTemplate, id: vid, memoryId: r.id, path, content: r.content },
+          };
+        });
+        t0 = performance.now();
+        await floor.renameDirectory(env, at[label], to, moves);
+        if (keep) add(samples, `rename dir of ${dirFiles}, ${label} the content index`, performance.now() - t0);
+        dirs[label] = moves.map((m) => m.record);
+        at[label] = to;
+      }
+    }
+    for (const label of ["with", "without"]) {
+      envs[label].db.close();
+      await drop(`probe-index-${label}`);
+    }
+    return { medians_ms: medians(samples) };
+  },
+
+  /**
+   * What a command's change events cost: `BroadcastChannel.postMessage` of `count` events like
+   * the adapter posts after a commit (src/js/events.js), timed alone.
+   * @param {{ count: number, runs: number }} options
+   */
+  async eventsCost({ count, runs }) {
+    const channel = new BroadcastChannel("probe-events");
+    const events = Array.from({ length: count }, (_, i) => ({
+      type: "change",
+      store: "default",
+      memory_id: `mem_${String(i).padStart(24, "0")}`,
+      path: `/moved/note-${String(i).padStart(5, "0")}.md`,
+      operation: "renamed",
+      version_id: `memver_${String(i).padStart(21, "0")}`,
+      redacted: false,
+      created_by: { type: "tool", tool_use_id: null },
+    }));
+    const samples = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const t0 = performance.now();
+      channel.postMessage({ kind: "memory-tool-wasm/changes", events });
+      if (i >= 2) samples.push(performance.now() - t0);
+    }
+    channel.close();
+    return { count, ...summarize(samples) };
+  },
+};
+
+/**
+ * A fresh scratch database with the stores `setup` creates.
+ * @param {string} name
+ * @param {(db: IDBDatabase) => void} setup
+ * @returns {Promise<IDBDatabase>}
+ */
+async function scratch(name, setup) {
+  await drop(name);
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, 1);
+    request.onupgradeneeded = () => setup(request.result);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** @param {string} name */
+function drop(name) {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve(undefined);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+Object.assign(globalThis, { probe });
