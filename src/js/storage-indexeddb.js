@@ -196,8 +196,13 @@ class IndexedDbStoreHandle {
         // Another tab wants to upgrade or delete the database: step aside at once (it waits
         // for our open connections), and reopen on the next transaction.
         db.onversionchange = () => this.#drop(db);
-        // The browser closed the connection (storage cleared, Safari in the background).
-        db.onclose = () => this.#drop(db);
+        // The browser closed the connection (storage cleared, Safari in the background). A
+        // transaction started just before this event may never settle: settle it here.
+        db.onclose = () => {
+          this.#drop(db);
+          for (const settle of this.#unsettled.get(db) ?? []) settle();
+          this.#unsettled.delete(db);
+        };
         this.#db = db;
         return db;
       },
@@ -272,6 +277,12 @@ class IndexedDbStoreHandle {
   }
 
   /**
+   * Per connection, how to fail each of its transactions that has not settled yet.
+   * @type {WeakMap<IDBDatabase, Set<() => void>>}
+   */
+  #unsettled = new WeakMap();
+
+  /**
    * Creates the transaction (throws synchronously if the connection is gone) and runs `body`.
    * @param {IDBDatabase} db
    * @param {TransactionMode} mode
@@ -283,7 +294,18 @@ class IndexedDbStoreHandle {
     // every reload sees the change; "strict" also waits for the disk flush, which guards only
     // against an OS crash or power loss and costs a flush per command.
     const idbTx = db.transaction(STORES, mode, { durability: this.#durability });
+    const unsettled = this.#unsettled.get(db) ?? new Set();
+    this.#unsettled.set(db, unsettled);
     return new Promise((resolve, reject) => {
+      const lost = () =>
+        reject(
+          new MemoryToolError(
+            "STORAGE_FAILED",
+            "The browser closed the memory store's connection before this command finished; it was not saved.",
+          ),
+        );
+      unsettled.add(lost);
+      const settled = () => unsettled.delete(lost);
       /** What body or a callback threw; the transaction rejects with it rather than AbortError. */
       let thrown = /** @type {{ error: unknown } | null} */ (null);
       /** @param {unknown} error */
@@ -295,11 +317,15 @@ class IndexedDbStoreHandle {
           // Already finishing; the abort or complete event settles the promise.
         }
       };
-      idbTx.oncomplete = () => resolve();
+      idbTx.oncomplete = () => {
+        settled();
+        resolve();
+      };
       idbTx.onabort = () => {
         // An abort we did not ask for, other than a full disk, may mean the browser closed the
         // connection (site data cleared): a transaction started before its `close` event would
         // never settle, so drop the connection now and reopen on the next command.
+        settled();
         if (!thrown && errorName(idbTx.error) !== "QuotaExceededError") this.#drop(db);
         reject(thrown ? thrown.error : toStorageError(idbTx.error));
       };
