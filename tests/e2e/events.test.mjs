@@ -11,75 +11,16 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
+import { harnessSession } from "./browser-env.mjs";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
-const HARNESS = "/tests/e2e/fixtures/harness.html";
 const TEST_TIMEOUT = 30_000;
 
 /** @typedef {import("playwright-core").Page} Page */
-/** @typedef {import("playwright-core").BrowserContext} BrowserContext */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
-let origin = "";
-/** @type {string | undefined} */ let profileDir;
-/** @type {BrowserContext | undefined} */ let context;
-/** @type {string[]} */ const pageProblems = [];
-
-before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
-  assert.ok(
-    existsSync(path.join(REPO, "pkg", "memory_tool_wasm_bg.wasm")),
-    "the wasm is not built: run `npm run build` first",
-  );
-  server = await startServer({ port: 0 });
-  origin = `http://127.0.0.1:${server.port}`;
-  profileDir = await mkdtemp(path.join(tmpdir(), "memory-tool-events-e2e-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
-});
-
-/** A new tab on the harness, once the package has loaded. */
-async function openHarness() {
-  const page = await /** @type {BrowserContext} */ (context).newPage();
-  page.setDefaultTimeout(10_000);
-  page.on("pageerror", (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") pageProblems.push(`console.error: ${msg.text()}`);
-  });
-  await page.goto(origin + HARNESS);
-  await page.waitForFunction(() => document.documentElement.dataset.state !== "loading");
-  const state = await page.evaluate(() => document.documentElement.dataset.state);
-  if (state !== "ready") {
-    assert.fail(`the harness did not load: ${await page.evaluate(() => document.documentElement.dataset.problem)}`);
-  }
-  return page;
-}
+const session = harnessSession("events");
+const { openHarness, pageProblems } = session;
+before(session.start);
+after(session.stop);
 
 /** MemoryTool.open in the page under `key`. */
 async function openTool(/** @type {Page} */ page, /** @type {string} */ key, /** @type {object} */ options) {
@@ -207,7 +148,7 @@ describe("memory.subscribe across pages and workers of one origin (headless Chro
           10_000,
           "the worker's change",
         ),
-      /** @type {const} */ ([STORE, origin]),
+      /** @type {const} */ ([STORE, session.origin]),
     );
     const [event] = await heard(page, "kept", 1);
     assert.deepEqual(event, {

@@ -11,28 +11,10 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
+import { harnessSession } from "./browser-env.mjs";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 /** The database of a store (storage-indexeddb.js: `dbPrefix + store`, default prefix). */
 const DB_PREFIX = "memory-tool-wasm:";
-const HARNESS = "/tests/e2e/fixtures/harness.html";
 const TEST_TIMEOUT = 30_000;
 
 const LISTING_HEAD = (/** @type {string} */ p) =>
@@ -42,56 +24,11 @@ const READ_ONLY = (/** @type {string} */ verb, /** @type {string} */ p) =>
   `Error: Cannot ${verb} ${p}: this memory is read-only`;
 
 /** @typedef {import("playwright-core").Page} Page */
-/** @typedef {import("playwright-core").BrowserContext} BrowserContext */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
-let origin = "";
-/** @type {string | undefined} */ let profileDir;
-/** @type {BrowserContext | undefined} */ let context;
-/** @type {string[]} */ const pageProblems = [];
-
-before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
-  assert.ok(
-    existsSync(path.join(REPO, "pkg", "memory_tool_wasm_bg.wasm")),
-    "the wasm is not built: run `npm run build` first",
-  );
-  server = await startServer({ port: 0 });
-  origin = `http://127.0.0.1:${server.port}`;
-  profileDir = await mkdtemp(path.join(tmpdir(), "memory-tool-mounts-e2e-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
-});
-
-/** A new tab on the harness, once the package has loaded. */
-async function openHarness() {
-  const page = await /** @type {BrowserContext} */ (context).newPage();
-  page.setDefaultTimeout(10_000);
-  page.on("pageerror", (err) => pageProblems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") pageProblems.push(`console.error: ${msg.text()}`);
-  });
-  await page.goto(origin + HARNESS);
-  await waitHarness(page);
-  return page;
-}
-
-async function waitHarness(/** @type {Page} */ page) {
-  await page.waitForFunction(() => document.documentElement.dataset.state !== "loading");
-  const state = await page.evaluate(() => document.documentElement.dataset.state);
-  if (state !== "ready") {
-    assert.fail(`the harness did not load: ${await page.evaluate(() => document.documentElement.dataset.problem)}`);
-  }
-}
+const session = harnessSession("mounts");
+const { openHarness, waitHarness, pageProblems } = session;
+before(session.start);
+after(session.stop);
 
 /**
  * Creates stores in the page's registry (IndexedDB); resolves to their records.
