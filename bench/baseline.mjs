@@ -27,7 +27,12 @@
 // rename deletes and puts each file record and puts a version per file; delete deletes each file
 // record and puts a version per file.
 
-export const STORES = ["files", "contents", "versions"];
+export const STORES = ["files", "contents", "versions", "listing"];
+
+/** A file's key in the `listing` store (schema version 3): `{path}\0{size}`. */
+export function listingKey(/** @type {string} */ path, /** @type {number} */ size) {
+  return `${path}\u0000${size}`;
+}
 
 /**
  * @typedef {object} Env
@@ -52,6 +57,7 @@ export function transaction({ db, durability = "default" }, mode, rounds) {
       files: tx.objectStore("files"),
       contents: tx.objectStore("contents"),
       versions: tx.objectStore("versions"),
+      listing: tx.objectStore("listing"),
     };
     let i = 0;
     /** @param {any[]} previous */
@@ -88,18 +94,18 @@ export function below(path) {
  */
 export function viewFile(env, path) {
   return transaction(env, "readonly", [
-    ({ files }) => [files.get(path), files.getAll(below(path))],
+    ({ files, listing }) => [files.get(path), listing.getAllKeys(below(path))],
     ({ contents }, [record]) => [contents.get(record.content)],
   ]);
 }
 
 /**
- * view of a directory: every record below it.
+ * view of a directory: the listing keys (path and size) of every file below it.
  * @param {Env} env
  * @param {string} path store path of the directory (`""` for /memories)
  */
 export function viewDirectory(env, path) {
-  return transaction(env, "readonly", [({ files }) => [files.getAll(below(path))]]);
+  return transaction(env, "readonly", [({ listing }) => [listing.getAllKeys(below(path))]]);
 }
 
 /**
@@ -125,9 +131,10 @@ export function create(env, { record, version, bytes }, { skipNewest = false } =
       ...(skipNewest ? [] : [newestVersionId(versions)]),
       files.count(),
     ],
-    ({ files, contents, versions }) => {
+    ({ files, contents, versions, listing }) => {
       contents.put(bytes, record.content);
       files.put(record);
+      listing.put(null, listingKey(record.path, record.size));
       versions.put(version);
     },
   ]);
@@ -141,12 +148,22 @@ export function create(env, { record, version, bytes }, { skipNewest = false } =
  * @param {{ skipNewest?: boolean }} [options]
  */
 export function edit(env, { record, version, bytes }, { skipNewest = false } = {}) {
+  /** @type {{ size: number }} */
+  let old = { size: -1 };
   return transaction(env, "readwrite", [
     ({ files, versions }) => [files.get(record.path), ...(skipNewest ? [] : [newestVersionId(versions)])],
-    ({ contents }, [old]) => [contents.get(old.content)],
-    ({ files, contents, versions }) => {
+    ({ contents }, [stored]) => {
+      old = stored;
+      return [contents.get(stored.content)];
+    },
+    ({ files, contents, versions, listing }) => {
       contents.put(bytes, record.content);
       files.put(record);
+      // The package changes the listing key only when the size changed.
+      if (old.size !== record.size) {
+        listing.delete(listingKey(record.path, old.size));
+        listing.put(null, listingKey(record.path, record.size));
+      }
       versions.put(version);
     },
   ]);
@@ -169,10 +186,12 @@ export function renameDirectory(env, from, to, moves) {
       files.get(to),
       files.getKey(below(to)),
     ],
-    ({ files, versions }) => {
+    ({ files, versions, listing }) => {
       for (const move of moves) {
         files.delete(move.from);
+        listing.delete(listingKey(move.from, move.record.size));
         files.put(move.record);
+        listing.put(null, listingKey(move.record.path, move.record.size));
         versions.put(move.version);
       }
     },
@@ -184,14 +203,15 @@ export function renameDirectory(env, from, to, moves) {
  * version.
  * @param {Env} env
  * @param {string} path store path of the directory
- * @param {Array<{ path: string, version: Record<string, any> }>} deletes
+ * @param {Array<{ path: string, size: number, version: Record<string, any> }>} deletes
  */
 export function deleteDirectory(env, path, deletes) {
   return transaction(env, "readwrite", [
     ({ files, versions }) => [files.get(path), files.getAll(below(path)), newestVersionId(versions)],
-    ({ files, versions }) => {
+    ({ files, versions, listing }) => {
       for (const gone of deletes) {
         files.delete(gone.path);
+        listing.delete(listingKey(gone.path, gone.size));
         versions.put(gone.version);
       }
     },
@@ -207,9 +227,18 @@ export function deleteDirectory(env, path, deletes) {
 export function putAll(env, { files = [], versions = [], contents = [], deleteFiles = [] }) {
   return transaction(env, "readwrite", [
     (stores) => {
-      for (const path of deleteFiles) stores.files.delete(path);
+      /** @param {string} path */
+      const unlist = (path) => stores.listing.delete(IDBKeyRange.bound(`${path}\u0000`, `${path}\u0001`, false, true));
+      for (const path of deleteFiles) {
+        stores.files.delete(path);
+        unlist(path);
+      }
       for (const [key, bytes] of contents) stores.contents.put(bytes, key);
-      for (const record of files) stores.files.put(record);
+      for (const record of files) {
+        stores.files.put(record);
+        unlist(record.path);
+        stores.listing.put(null, listingKey(record.path, record.size));
+      }
       for (const record of versions) stores.versions.put(record);
     },
   ]);

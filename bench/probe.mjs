@@ -63,11 +63,11 @@ const probe = {
 
   /**
    * Lead (a): `view /memories` part by part, driving the core by hand as the adapter does
-   * (src/js/memory-tool.js `perform`): the IndexedDB getAll of every file record; JSON.stringify
-   * of the records; `task.supply` (into wasm: UTF-8 copy and the core's JSON parse); `resume`
-   * (the listing); `outcome()` (the text back out of wasm) and JSON.parse of it. Beside it, the
-   * whole `tool.execute`, and what cheaper reads would cost: getAllKeys (paths only) and getAll
-   * over slim records of only {path, size} in a scratch database.
+   * (src/js/memory-tool.js `perform`): the IndexedDB getAllKeys of the listing store (schema
+   * version 3: one `{path}\0{size}` key per file); joining the keys; `task.supply` (into wasm:
+   * UTF-8 copy and the core's parse); `resume` (the listing); `outcome()` (the text back out of
+   * wasm) and JSON.parse of it. Beside it, the whole `tool.execute`, and what version 2 read
+   * instead: getAll of every file record.
    * @param {{ name: string, runs: number }} options
    */
   async viewBreakdown({ name, runs }) {
@@ -75,22 +75,12 @@ const probe = {
     const engine = new Engine(JSON.stringify(LIMITS));
     const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
     const env = { db: await floor.openDatabase(OURS_PREFIX + name) };
-    const [all] = await floor.read(env, ({ files }) => [files.getAll(floor.below(""))]);
-    const slim = await scratch("probe-slim", (db) => {
-      db.createObjectStore("listing", { keyPath: "path" });
-    });
-    await new Promise((resolve, reject) => {
-      const tx = slim.transaction("listing", "readwrite");
-      const listing = tx.objectStore("listing");
-      for (const r of all) listing.put({ path: r.path, size: r.size });
-      tx.oncomplete = resolve;
-      tx.onabort = () => reject(tx.error);
-    });
     /** @type {Record<string, number[]>} */
     const samples = {};
     const input = JSON.stringify({ command: "view", path: "/memories" });
     let outputChars = 0;
-    let jsonChars = 0;
+    let answerChars = 0;
+    let files = 0;
     for (let i = 0; i < runs + 2; i++) {
       const keep = i >= 2;
       const t = () => performance.now();
@@ -103,44 +93,37 @@ const probe = {
       const task = engine.start(input, Date.now(), crypto.getRandomValues(new Uint8Array(16)), ACTOR);
       const reads = JSON.parse(task.reads());
       if (keep) add(samples, "engine.start + reads()", t() - t0);
-      if (reads.length !== 1 || reads[0].kind !== "subtree") throw new Error(`unexpected reads ${JSON.stringify(reads)}`);
+      if (reads.length !== 1 || reads[0].kind !== "listing") throw new Error(`unexpected reads ${JSON.stringify(reads)}`);
       t0 = t();
-      const [records] = await floor.read(env, ({ files }) => [files.getAll(floor.below(reads[0].path))]);
-      if (keep) add(samples, "IndexedDB getAll (own transaction)", t() - t0);
+      const [keys] = await floor.read(env, ({ listing }) => [listing.getAllKeys(floor.below(reads[0].path))]);
+      if (keep) add(samples, "IndexedDB listing getAllKeys (own transaction)", t() - t0);
+      files = keys.length;
       t0 = t();
-      const json = JSON.stringify(records);
-      if (keep) add(samples, "JSON.stringify(records)", t() - t0);
-      jsonChars = json.length;
+      const text = keys.join("\n");
+      if (keep) add(samples, "keys.join", t() - t0);
+      answerChars = text.length;
       t0 = t();
-      task.supply(0, json);
+      task.supply(0, text);
       if (keep) add(samples, "task.supply (copy into wasm + parse)", t() - t0);
       t0 = t();
       if (!task.resume()) throw new Error("view wanted a second round");
       if (keep) add(samples, "task.resume (listing)", t() - t0);
       t0 = t();
-      const text = task.outcome();
+      const out = task.outcome();
       if (keep) add(samples, "task.outcome() (text out of wasm)", t() - t0);
       t0 = t();
-      JSON.parse(text);
+      JSON.parse(out);
       if (keep) add(samples, "JSON.parse(outcome)", t() - t0);
       task.free();
 
       t0 = t();
-      await floor.read(env, ({ files }) => [files.getAllKeys(floor.below(""))]);
-      if (keep) add(samples, "alt: getAllKeys (paths only)", t() - t0);
-      t0 = t();
-      await new Promise((resolve) => {
-        const request = slim.transaction("listing", "readonly").objectStore("listing").getAll();
-        request.onsuccess = resolve;
-      });
-      if (keep) add(samples, "alt: getAll of {path, size} records", t() - t0);
+      await floor.read(env, ({ files: f }) => [f.getAll(floor.below(""))]);
+      if (keep) add(samples, "before (schema 2): getAll of every file record", t() - t0);
     }
     tool.close();
     env.db.close();
-    slim.close();
-    await drop("probe-slim");
     engine.free();
-    return { files: all.length, json_chars: jsonChars, output_chars: outputChars, medians_ms: medians(samples) };
+    return { files, answer_chars: answerChars, output_chars: outputChars, medians_ms: medians(samples) };
   },
 
   /**

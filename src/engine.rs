@@ -8,6 +8,7 @@
 
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{quote, Json, ObjectWriter};
+use crate::listing::ListingEntry;
 use crate::record::{FileRecord, IdSource, VersionRecord};
 
 /// Limits and access, set by the host (SPEC §4).
@@ -128,9 +129,11 @@ pub enum Read {
     NewestVersionId,
     /// Every version id of the store.
     VersionIds,
-    /// Every record of mount number `n` (its whole tree), for the view of `/memories` when it
+    /// The path and size of every file below a directory key (the directory view).
+    Listing(String),
+    /// `Listing` of the whole tree of mount number `n`, for the view of `/memories` when it
     /// holds several mounts.
-    MountTree(usize),
+    MountListing(usize),
     /// The host's write policy: may these bytes be written at this tool path? Answered with
     /// allow, refuse (with a reason) or rewritten bytes.
     Policy {
@@ -173,7 +176,10 @@ impl Read {
             }
             Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
             Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
-            Read::MountTree(n) => format!("{{\"kind\":\"subtree\",\"path\":\"\",\"mount\":{n}}}"),
+            Read::Listing(p) => format!("{{\"kind\":\"listing\",\"path\":{}}}", quote(p)),
+            Read::MountListing(n) => {
+                format!("{{\"kind\":\"listing\",\"path\":\"\",\"mount\":{n}}}")
+            }
             Read::Policy { path, source, .. } => format!(
                 "{{\"kind\":\"policy\",\"path\":{},\"source\":{}}}",
                 quote(path),
@@ -188,6 +194,7 @@ impl Read {
 pub enum Answer {
     File(Option<FileRecord>),
     Subtree(Vec<FileRecord>),
+    Listing(Vec<ListingEntry>),
     HasChildren(bool),
     Count(u64),
     Content(Option<Vec<u8>>),
@@ -210,8 +217,13 @@ impl Answer {
     /// Reads the adapter's JSON answer to `read` (not for content, which comes as bytes).
     pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
         // The big answers (every record of a store): straight into records, no tree.
-        if let Read::Subtree(_) | Read::MountTree(_) = read {
-            return FileRecord::list_from_json(text).map(Answer::Subtree);
+        match read {
+            Read::Subtree(_) => return FileRecord::list_from_json(text).map(Answer::Subtree),
+            // Not JSON: entry keys joined with `\n`.
+            Read::Listing(_) | Read::MountListing(_) => {
+                return ListingEntry::parse_all(text).map(Answer::Listing)
+            }
+            _ => {}
         }
         let json = Json::parse(text)?;
         match read {
@@ -253,14 +265,7 @@ impl Answer {
                 Json::Str(s) => Some(Answer::VersionId(Some(s.text))),
                 _ => None,
             },
-            Read::Subtree(_) | Read::MountTree(_) => match json {
-                Json::Array(items) => items
-                    .iter()
-                    .map(FileRecord::from_json)
-                    .collect::<Option<Vec<_>>>()
-                    .map(Answer::Subtree),
-                _ => None,
-            },
+            Read::Subtree(_) | Read::Listing(_) | Read::MountListing(_) => None,
             Read::HasChildren(_) => json.as_bool().map(Answer::HasChildren),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
             Read::Content(_) => None,
@@ -468,10 +473,18 @@ impl Snapshot {
         }
     }
 
-    /// The records of mount `n` (after `need(MountTree(n))`).
-    pub fn mount_tree(&self, n: usize) -> &[FileRecord] {
-        match self.answer(&Read::MountTree(n)) {
-            Some(Answer::Subtree(records)) => records,
+    /// The files below `key` (after `need(Listing(key))`).
+    pub fn listing(&self, key: &str) -> &[ListingEntry] {
+        match self.answer(&Read::Listing(key.to_string())) {
+            Some(Answer::Listing(entries)) => entries,
+            _ => &[],
+        }
+    }
+
+    /// The files of mount `n` (after `need(MountListing(n))`).
+    pub fn mount_listing(&self, n: usize) -> &[ListingEntry] {
+        match self.answer(&Read::MountListing(n)) {
+            Some(Answer::Listing(entries)) => entries,
             _ => &[],
         }
     }

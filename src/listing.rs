@@ -1,6 +1,5 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (SPEC §3 view).
 
-use crate::record::FileRecord;
 use crate::render::format_size;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -53,14 +52,54 @@ impl Entry {
     }
 }
 
+/// One file of a directory listing: its store key and its size. The storage keeps these apart
+/// from the file records (as `{path}\0{size}` keys with no value) so a listing reads no record:
+/// listing 10,000 files is one key read, about a third of reading their records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingEntry {
+    pub path: String,
+    pub size: u64,
+}
+
+impl ListingEntry {
+    /// The entry's storage key, `{path}\0{size}` (a path holds no control character).
+    pub fn key(path: &str, size: u64) -> String {
+        let mut key = String::with_capacity(path.len() + 8);
+        key.push_str(path);
+        key.push('\0');
+        key.push_str(&size.to_string());
+        key
+    }
+
+    /// Reads the storage's answer to a listing read: entry keys joined with `\n` (no entry:
+    /// the empty text). `None` if an entry is not `{path}\0{size}`.
+    pub fn parse_all(text: &str) -> Option<Vec<ListingEntry>> {
+        if text.is_empty() {
+            return Some(Vec::new());
+        }
+        text.split('\n')
+            .map(|line| {
+                let (path, size) = line.rsplit_once('\0')?;
+                if size.is_empty() || size.len() > 20 || !size.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                Some(ListingEntry {
+                    path: path.to_string(),
+                    size: size.parse().ok()?,
+                })
+            })
+            .collect()
+    }
+}
+
 /// Renders the view of the directory `dir_key` (`""` for the root), shown at tool path
-/// `shown_path`, from every file record below it. The header echoes the path as the model sent
+/// `shown_path`, from every file below it. The header echoes the path as the model sent
 /// it (`raw_path`); the lines use the canonical tool path.
 pub fn render_directory(
     raw_path: &str,
     shown_path: &str,
     dir_key: &str,
-    files: &[FileRecord],
+    files: &[ListingEntry],
 ) -> String {
     render_tree(raw_path, shown_path, dir_key, files, &[])
 }
@@ -71,7 +110,7 @@ pub fn render_tree(
     raw_path: &str,
     shown_path: &str,
     dir_key: &str,
-    files: &[FileRecord],
+    files: &[ListingEntry],
     empty_dirs: &[&str],
 ) -> String {
     let mut root = Entry::default();
@@ -136,6 +175,50 @@ fn push_entries(out: &mut String, entry: &mut Entry, base: &str, depth: usize) {
             if depth < 2 {
                 push_entries(out, &mut child, &path, depth + 1);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ListingEntry;
+
+    fn entry(path: &str, size: u64) -> ListingEntry {
+        ListingEntry {
+            path: path.into(),
+            size,
+        }
+    }
+
+    #[test]
+    fn listing_answers_round_trip_and_refuse_what_is_not_an_entry() {
+        assert_eq!(ListingEntry::key("/a/b.md", 1024), "/a/b.md\u{0}1024");
+        assert_eq!(ListingEntry::parse_all(""), Some(vec![]));
+        let text = [
+            ListingEntry::key("/a/b.md", 1024),
+            ListingEntry::key("/c", 0),
+            ListingEntry::key("/d e", u64::MAX),
+        ]
+        .join("\n");
+        assert_eq!(
+            ListingEntry::parse_all(&text),
+            Some(vec![
+                entry("/a/b.md", 1024),
+                entry("/c", 0),
+                entry("/d e", u64::MAX)
+            ])
+        );
+        for bad in [
+            "/a",
+            "/a\u{0}",
+            "/a\u{0}-1",
+            "/a\u{0}+1",
+            "/a\u{0}1.5",
+            "/a\u{0}18446744073709551616",
+            "/a\u{0}1\n",
+            "/a\u{0}1\n\n/b\u{0}2",
+        ] {
+            assert_eq!(ListingEntry::parse_all(bad), None, "{bad:?}");
         }
     }
 }

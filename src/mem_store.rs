@@ -3,6 +3,7 @@
 
 use crate::commands::Operation;
 use crate::engine::{Answer, Config, Context, Decision, Outcome, Read, Task, Write};
+use crate::listing::ListingEntry;
 use crate::record::{FileRecord, VersionRecord};
 use std::collections::{BTreeMap, HashMap};
 
@@ -94,8 +95,9 @@ impl MemStore {
         match read {
             Read::File(key) => Answer::File(self.files.get(key).cloned()),
             Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect()),
+            Read::Listing(key) => Answer::Listing(self.below(key).map(entry).collect()),
             // One store: the mounts of a `MemMounts` answer this one themselves.
-            Read::MountTree(_) => Answer::Subtree(self.files.values().cloned().collect()),
+            Read::MountListing(_) => Answer::Listing(self.files.values().map(entry).collect()),
             Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
             Read::Count => Answer::Count(self.files.len() as u64),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
@@ -229,10 +231,10 @@ impl MemMounts {
                     .reads()
                     .iter()
                     .map(|read| match read {
-                        Read::MountTree(i) => Answer::Subtree(
+                        Read::MountListing(i) => Answer::Listing(
                             self.stores
                                 .get(*i)
-                                .map(|s| s.files.values().cloned().collect())
+                                .map(|s| s.files.values().map(entry).collect())
                                 .unwrap_or_default(),
                         ),
                         _ => Answer::Subtree(Vec::new()),
@@ -247,5 +249,13 @@ impl MemMounts {
                 })
             }
         }
+    }
+}
+
+/// A file's listing entry.
+fn entry(record: &FileRecord) -> ListingEntry {
+    ListingEntry {
+        path: record.path.clone(),
+        size: record.size,
     }
 }

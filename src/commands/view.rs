@@ -4,9 +4,8 @@ use super::fail;
 use crate::engine::{Content, Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::json::JsonNumber;
-use crate::listing::{render_directory, render_tree};
+use crate::listing::{render_directory, render_tree, ListingEntry};
 use crate::path::MemoryPath;
-use crate::record::FileRecord;
 use crate::render::{base64, format_size, numbered_lines};
 
 /// Files with more lines than this are not shown.
@@ -20,19 +19,19 @@ pub fn run(
 ) -> Result<Outcome, Stop> {
     let key = path.key();
     if path.is_root() {
-        snap.need(vec![Read::Subtree(String::new())])?;
+        snap.need(vec![Read::Listing(String::new())])?;
         return Ok(Outcome::text(
-            render_directory(path.raw(), &cx.mount_prefix, "", snap.subtree("")),
+            render_directory(path.raw(), &cx.mount_prefix, "", snap.listing("")),
             vec![],
         ));
     }
-    snap.need(vec![Read::File(key.into()), Read::Subtree(key.into())])?;
+    snap.need(vec![Read::File(key.into()), Read::Listing(key.into())])?;
     if let Some(record) = snap.file(key) {
         snap.need(vec![Read::Content(record.content.clone())])?;
         let bytes = snap.content(&record.content).unwrap_or_default();
         return view_file(path, bytes, view_range, cx);
     }
-    let below = snap.subtree(key);
+    let below = snap.listing(key);
     if below.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
@@ -157,12 +156,12 @@ fn image_type(bytes: &[u8]) -> Option<&'static str> {
 /// `view /memories` over several mounts: one tree with each mount as a directory (shown even
 /// when empty).
 pub fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, Stop> {
-    snap.need((0..slugs.len()).map(Read::MountTree).collect())?;
-    let mut files: Vec<FileRecord> = Vec::new();
+    snap.need((0..slugs.len()).map(Read::MountListing).collect())?;
+    let mut files: Vec<ListingEntry> = Vec::new();
     for (i, slug) in slugs.iter().enumerate() {
-        files.extend(snap.mount_tree(i).iter().map(|r| FileRecord {
-            path: format!("/{slug}{}", r.path),
-            ..r.clone()
+        files.extend(snap.mount_listing(i).iter().map(|e| ListingEntry {
+            path: format!("/{slug}{}", e.path),
+            size: e.size,
         }));
     }
     let empty: Vec<&str> = slugs.iter().map(String::as_str).collect();

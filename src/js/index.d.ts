@@ -684,6 +684,14 @@ export interface StorageTx {
   getFile(path: string, cb: (record: FileRecord | null) => void): void;
   /** Every record with key in `[path + "/", path + "0")`, in key order. */
   getSubtree(path: string, cb: (records: FileRecord[]) => void): void;
+  /**
+   * The listing entries of the files with key in `[path + "/", path + "0")`:
+   * `` `${record.path}\u0000${record.size}` `` each, in any order. Optional: without it the
+   * adapter reads `getSubtree` and makes the entries itself (what a directory view needs is
+   * every path and size below it, so a storage that can read those without the records makes
+   * listings faster).
+   */
+  getListing?(path: string, cb: (entries: string[]) => void): void;
   /** Whether any key lies in `[path + "/", path + "0")`. */
   hasChildren(path: string, cb: (yes: boolean) => void): void;
   /** The number of file records. */

@@ -940,6 +940,14 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "subtree":
       tx.getSubtree(path, (records) => json(records));
       return;
+    case "listing": {
+      // Not JSON: the entries joined with "\n" (a path holds no control character).
+      /** @param {string[]} entries */
+      const listing = (entries) => answer(index, () => task.supply(index, entries.join("\n")));
+      if (typeof tx.getListing === "function") tx.getListing(path, listing);
+      else tx.getSubtree(path, (records) => listing(records.map((r) => `${r.path}\u0000${r.size}`)));
+      return;
+    }
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
       return;

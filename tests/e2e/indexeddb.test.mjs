@@ -1131,7 +1131,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     });
 
     // Tab A issues 20 commands at once, and keeps running one command after another (until
-    // the first error) while tab B asks for version 3 (this package's schema is version 2).
+    // the first error) while tab B asks for version 4 (this package's schema is version 3).
     await a.evaluate((file) => {
       const tool = harness.tool("m");
       window.inflight = harness.withTimeout(
@@ -1162,9 +1162,9 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
         harness.withTimeout(
           new Promise((resolve, reject) => {
             let blocked = false;
-            const request = indexedDB.open(name, 3);
+            const request = indexedDB.open(name, 4);
             request.onupgradeneeded = () => {
-              request.result.createObjectStore("added-in-v3");
+              request.result.createObjectStore("added-in-v4");
             };
             request.onblocked = () => {
               blocked = true;
@@ -1172,16 +1172,16 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
             request.onerror = () => reject(request.error);
             request.onsuccess = () => {
               const db = request.result;
-              window.v3 = db; // kept open
+              window.v4 = db; // kept open
               resolve({ version: db.version, blocked, stores: [...db.objectStoreNames].sort() });
             };
           }),
           5_000,
-          "indexedDB.open(name, 3) from tab B",
+          "indexedDB.open(name, 4) from tab B",
         ),
       DB_PREFIX + STORE,
     );
-    assert.deepEqual(upgraded, { version: 3, blocked: false, stores: ["added-in-v3", "contents", "files", "versions"] });
+    assert.deepEqual(upgraded, { version: 4, blocked: false, stores: ["added-in-v4", "contents", "files", "listing", "versions"] });
 
     // Every in-flight command settled: committed, or refused as a storage failure.
     const flight = await a.evaluate(() => window.inflight);
@@ -1209,7 +1209,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     const text = await b.evaluate(
       (file) =>
         new Promise((resolve, reject) => {
-          const tx = window.v3.transaction(["files", "contents"], "readonly");
+          const tx = window.v4.transaction(["files", "contents"], "readonly");
           tx.objectStore("files").get(file.slice("/memories".length)).onsuccess = (event) => {
             tx.objectStore("contents").get(event.target.result.content).onsuccess = (e) => resolve(new TextDecoder().decode(e.target.result));
           };
@@ -1331,9 +1331,11 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
 
     await openTool(page, "m", { store: STORE });
     const after = JSON.parse(await dump(page, STORE));
-    assert.equal(after.version, 2);
-    assert.deepEqual(after.stores, ["contents", "files", "versions"]);
+    assert.equal(after.version, 3);
+    assert.deepEqual(after.stores, ["contents", "files", "listing", "versions"]);
     assert.deepEqual(after.files, before.files);
+    // The upgrade to version 3 listed the old file.
+    assert.deepEqual(after.listing, [`/old/note.md\u0000${Buffer.byteLength(note)}`]);
     assert.deepEqual(after.contents, before.contents);
     assert.deepEqual(after.versions, []);
     assertResult(await exec(page, "m", { command: "view", path: "/memories/old/note.md" }), {

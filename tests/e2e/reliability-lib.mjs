@@ -32,7 +32,7 @@ export const FIXTURE = "/tests/e2e/fixtures/reliability.html";
  * in the page), and their bytes as base64 unless larger than the dump's `inline` option.
  * @typedef {{ version: number, stores: string[], files: Array<{ key: string, value: any }>,
  *   contents: Array<{ key: string, type: string, size?: number, sha256?: string, base64: string | null }>,
- *   versions: Array<{ key: string, value: any }> }} Dump
+ *   versions: Array<{ key: string, value: any }>, listing: string[] }} Dump
  */
 
 /** Checks what every reliability test needs, then starts the file server. */
@@ -150,7 +150,8 @@ export function versionsByToolUse(/** @type {Dump} */ raw) {
  * - every content key is referenced by at least one version (no orphans);
  * - replaying the versions in id order (created/modified put the memory at its path, deleted
  *   removes it) gives exactly the files (same paths, memory ids and head versions);
- * - no path is both a file and a directory (no file key is a prefix + "/" of another).
+ * - no path is both a file and a directory (no file key is a prefix + "/" of another);
+ * - the listing holds exactly one key `{path}\0{size}` per file (schema version 3 on).
  * @param {Dump} raw
  */
 export function checkStore(raw) {
@@ -261,6 +262,15 @@ export function checkStore(raw) {
       const ancestor = parts.slice(0, n).join("/");
       if (paths.has(ancestor)) say(`${ancestor} is a file and a directory (of ${p})`);
     }
+  }
+
+  // The listing mirrors the files.
+  if (raw.stores.includes("listing")) {
+    const expected = new Set(raw.files.map(({ value: f }) => `${f.path}\u0000${f.size}`));
+    const listed = new Set(raw.listing);
+    if (listed.size !== raw.listing.length) say("the listing holds a key twice");
+    for (const key of expected) if (!listed.has(key)) say(`the listing lacks ${JSON.stringify(key)}`);
+    for (const key of listed) if (!expected.has(key)) say(`the listing has ${JSON.stringify(key)}, which is no file`);
   }
   return { problems, files: raw.files.length, versions: versions.length, contents: raw.contents.length };
 }

@@ -69,13 +69,14 @@ function schemaOf(db) {
   return out;
 }
 
-const SCHEMA_V2 = {
+const SCHEMA_V3 = {
   contents: { keyPath: null, autoIncrement: false, indexes: {} },
   files: {
     keyPath: "path",
     autoIncrement: false,
     indexes: { id: { keyPath: "id", unique: true, multiEntry: false } },
   },
+  listing: { keyPath: null, autoIncrement: false, indexes: {} },
   versions: {
     keyPath: "id",
     autoIncrement: false,
@@ -86,23 +87,23 @@ const SCHEMA_V2 = {
   },
 };
 
-test("one database per store, named dbPrefix + store, schema version 2", async () => {
+test("one database per store, named dbPrefix + store, schema version 3", async () => {
   const factory = new IDBFactory();
   const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange, dbPrefix: "app:" });
   const h = await storage.open("user-42");
   await put(h, "/memories/a.md");
   const dbs = await factory.databases();
-  assert.deepEqual(dbs, [{ name: "app:user-42", version: 2 }]);
+  assert.deepEqual(dbs, [{ name: "app:user-42", version: 3 }]);
   h.close();
   const db = await openRaw(factory, "app:user-42");
-  assert.deepEqual(schemaOf(db), SCHEMA_V2);
+  assert.deepEqual(schemaOf(db), SCHEMA_V3);
   db.close();
 });
 
 test("the default prefix is memory-tool-wasm:", async () => {
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("memories");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 2 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 3 }]);
   h.close();
 });
 
@@ -138,11 +139,11 @@ test("versionchange: the connection steps aside so another tab can upgrade", asy
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
   await put(h, "/memories/a.md");
-  // A newer version elsewhere upgrades to 3: it is not blocked by us.
-  const newer = await openRaw(factory, "memory-tool-wasm:s", 3);
-  assert.equal(newer.version, 3);
+  // A newer version elsewhere upgrades to 4: it is not blocked by us.
+  const newer = await openRaw(factory, "memory-tool-wasm:s", 4);
+  assert.equal(newer.version, 4);
   newer.close();
-  // Our next transaction reopens at version 2, which is now too old.
+  // Our next transaction reopens at version 3, which is now too old.
   await assert.rejects(put(h, "/memories/b.md"), (error) => {
     assert.ok(isCode("STORAGE_FAILED")(error));
     assert.match(error.message, /newer version of memory-tool-wasm/);
@@ -294,7 +295,7 @@ function buildV1Database(factory, name, files) {
   });
 }
 
-test("a version 1 database upgrades in place to version 2, keeping every record and byte", async () => {
+test("a version 1 database upgrades in place to version 3, keeping every record and byte", async () => {
   const factory = new IDBFactory();
   const v1 = [
     { record: { path: "/notes/a.md", id: "mem_a", size: 5, sha256: "aa", createdAt: 1, updatedAt: 2 }, bytes: new Uint8Array([104, 101, 108, 108, 111]) },
@@ -304,10 +305,11 @@ test("a version 1 database upgrades in place to version 2, keeping every record 
   assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 1 }]);
 
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("old");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 2 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 3 }]);
   const seen = {};
   await h.transaction("readonly", (tx) => {
     tx.getSubtree("", (records) => (seen.files = records));
+    tx.getListing("", (entries) => (seen.listing = entries));
     tx.getFileById("mem_b", (record) => (seen.byId = record));
     tx.getContent("mem_a", (bytes) => (seen.a = bytes && [...bytes]));
     tx.getContent("mem_b", (bytes) => (seen.b = bytes && [...bytes]));
@@ -316,6 +318,7 @@ test("a version 1 database upgrades in place to version 2, keeping every record 
   });
   assert.deepEqual(seen, {
     files: [v1[1].record, v1[0].record],
+    listing: ["/b.bin\u00002", "/notes/a.md\u00005"],
     byId: v1[1].record,
     a: [104, 101, 108, 108, 111],
     b: [0, 255],
@@ -324,6 +327,100 @@ test("a version 1 database upgrades in place to version 2, keeping every record 
   });
   h.close();
   const db = await openRaw(factory, "memory-tool-wasm:old");
-  assert.deepEqual(schemaOf(db), SCHEMA_V2);
+  assert.deepEqual(schemaOf(db), SCHEMA_V3);
   db.close();
+});
+
+test("a version 2 database upgrades to version 3: the listing is built from its records", async () => {
+  const factory = new IDBFactory();
+  const records = Array.from({ length: 300 }, (_, i) => ({
+    path: `/d${i % 7}/f-${i}.md`, id: `mem_${i}`, size: i * 3, sha256: "", createdAt: 0, updatedAt: 0,
+  }));
+  await new Promise((resolve, reject) => {
+    const request = factory.open("memory-tool-wasm:v2", 2);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
+      db.createObjectStore("contents");
+      const versions = db.createObjectStore("versions", { keyPath: "id" });
+      versions.createIndex("memory", ["memoryId", "id"]);
+      versions.createIndex("content", "content");
+    };
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const tx = db.transaction(["files"], "readwrite");
+      for (const record of records) tx.objectStore("files").put(record);
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onabort = () => reject(tx.error);
+    };
+  });
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("v2");
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:v2", version: 3 }]);
+  const seen = {};
+  await h.transaction("readonly", (tx) => {
+    tx.getListing("", (entries) => (seen.all = entries));
+    tx.getListing("/d3", (entries) => (seen.d3 = entries));
+  });
+  const entry = (r) => `${r.path}\u0000${r.size}`;
+  assert.deepEqual(new Set(seen.all), new Set(records.map(entry)));
+  assert.equal(seen.all.length, 300);
+  assert.deepEqual(new Set(seen.d3), new Set(records.filter((r) => r.path.startsWith("/d3/")).map(entry)));
+  h.close();
+  const db = await openRaw(factory, "memory-tool-wasm:v2");
+  assert.deepEqual(schemaOf(db), SCHEMA_V3);
+  db.close();
+});
+
+test("the listing follows every put and delete of a record, read or not in the transaction", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("listing");
+  const rec = (path, size) => ({ path, id: `mem_${path}`, size, sha256: "", createdAt: 0, updatedAt: 0 });
+  const listing = async (path = "") => {
+    let out;
+    await h.transaction("readonly", (tx) => tx.getListing(path, (entries) => (out = entries)));
+    return out;
+  };
+  // Unread: a put replaces whatever key the path had; a delete removes it.
+  await h.transaction("readwrite", (tx) => {
+    tx.putFile(rec("/a/x.md", 1));
+    tx.putFile(rec("/a/y.md", 2));
+    tx.putFile(rec("/b.md", 3));
+  });
+  await h.transaction("readwrite", (tx) => tx.putFile(rec("/a/x.md", 10)));
+  assert.deepEqual(await listing(), ["/a/x.md\u000010", "/a/y.md\u00002", "/b.md\u00003"]);
+  await h.transaction("readwrite", (tx) => tx.deleteFile("/a/y.md"));
+  assert.deepEqual(await listing(), ["/a/x.md\u000010", "/b.md\u00003"]);
+  // Read first (file, subtree, by id, an empty directory): the known size is used.
+  await h.transaction("readwrite", (tx) => {
+    tx.getFile("/b.md", () => {
+      tx.putFile(rec("/b.md", 4));
+      tx.putFile(rec("/b.md", 4));
+    });
+  });
+  await h.transaction("readwrite", (tx) => {
+    tx.getSubtree("/a", () => {
+      tx.deleteFile("/a/x.md");
+      tx.putFile(rec("/a/z.md", 5));
+      tx.putFile(rec("/a/z.md", 6));
+    });
+  });
+  await h.transaction("readwrite", (tx) => {
+    tx.hasChildren("/c", () => tx.putFile(rec("/c/w.md", 7)));
+  });
+  await h.transaction("readwrite", (tx) => {
+    tx.getFileById("mem_/b.md", () => tx.deleteFile("/b.md"));
+    tx.getFile("/gone.md", () => tx.deleteFile("/gone.md"));
+  });
+  assert.deepEqual(await listing(), ["/a/z.md\u00006", "/c/w.md\u00007"]);
+  assert.deepEqual(await listing("/a"), ["/a/z.md\u00006"]);
+  assert.deepEqual(await listing("/a/z.md"), []);
+  // A path that starts like another's is not touched by its range delete.
+  await h.transaction("readwrite", (tx) => tx.putFile(rec("/a/z.md-2", 8)));
+  await h.transaction("readwrite", (tx) => tx.deleteFile("/a/z.md"));
+  assert.deepEqual(await listing(), ["/a/z.md-2\u00008", "/c/w.md\u00007"]);
+  h.close();
 });
