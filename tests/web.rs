@@ -69,6 +69,13 @@ export function runTask(db, task) {
         };
         if (read.kind === "file") json(files.get(read.path), (r) => r ?? null);
         else if (read.kind === "subtree") json(files.getAll(below), (r) => r);
+        else if (read.kind === "listing") {
+          const request = files.getAll(below);
+          request.onsuccess = () => {
+            task.supply(i, request.result.map((r) => r.path + "\u0000" + r.size).join("\n"));
+            answered();
+          };
+        }
         else if (read.kind === "hasChildren") json(files.getKey(below), (k) => k !== undefined);
         else if (read.kind === "count") json(files.count(), (n) => n);
         else if (read.kind === "content") {
