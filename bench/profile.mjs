@@ -72,6 +72,7 @@ try {
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
     const workloads = [
+      { label: "view file 1 KB", name: "probe-docs", runs: 1000, inputs: [{ command: "view", path: "/memories/doc-1KB.md" }] },
       { label: "str_replace 1 KB", name: "probe-docs", runs: 300, inputs: [
         { command: "str_replace", path: "/memories/doc-1KB.md", old_str: "@@bench-marker-alpha@@", new_str: "@@bench-marker-omega@@" },
         { command: "str_replace", path: "/memories/doc-1KB.md", old_str: "@@bench-marker-omega@@", new_str: "@@bench-marker-alpha@@" }] },
@@ -124,6 +125,6 @@ function summarizeProfile(cpu) {
   return {
     sampled_ms: round(total),
     by_category_ms: Object.fromEntries([...categories].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round(v)])),
-    top_self_ms: Object.fromEntries([...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => [k, round(v)])),
+    top_self_ms: Object.fromEntries([...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25)).map(([k, v]) => [k, round(v)])),
   };
 }

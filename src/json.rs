@@ -348,12 +348,12 @@ impl<'a> Parser<'a> {
         loop {
             // Copy the run of plain bytes up to the next quote or escape in one go.
             let run_start = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            let rest = self.bytes.get(run_start..)?;
+            let run = rest
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(rest.len());
+            self.pos = run_start + run;
             out.text.push_str(self.text.get(run_start..self.pos)?);
             match self.peek()? {
                 b'"' => {
@@ -517,20 +517,33 @@ impl<'a> Parser<'a> {
 
 /// Appends `s` as a JSON string literal.
 pub fn write_str(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
+    // Runs of bytes that need no escape are copied whole; every byte that does is ASCII, so
+    // each cut falls on a char boundary.
+    let mut run_start = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(s.get(run_start..i).unwrap_or_default());
+        run_start = i + 1;
+        if escape.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        } else {
+            out.push_str(escape);
         }
     }
+    out.push_str(s.get(run_start..).unwrap_or_default());
     out.push('"');
 }
 
@@ -695,5 +708,20 @@ mod tests {
     #[test]
     fn writes_strings() {
         assert_eq!(quote("a\"b\\c\nd\u{1}"), r#""a\"b\\c\nd\u0001""#);
+        assert_eq!(quote(""), r#""""#);
+        assert_eq!(
+            quote("\u{1f}é\r\t€\u{7f}😀\""),
+            "\"\\u001fé\\r\\t€\u{7f}😀\\\"\""
+        );
+        // Every character up to U+00FF and some beyond read back as written (the json fuzz
+        // target checks any text, with serde_json too).
+        let all: String = (0u32..0x100)
+            .chain([0x2028, 0xfffd, 0x1f600])
+            .filter_map(char::from_u32)
+            .collect();
+        assert_eq!(
+            Json::parse(&quote(&all)).and_then(|j| j.as_str().map(str::to_string)),
+            Some(all)
+        );
     }
 }

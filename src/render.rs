@@ -63,8 +63,8 @@ pub fn numbered_lines(lines: &[&str], first: usize, total: usize, max_chars: usi
     if shown == 0 {
         let line = lines.first().copied().unwrap_or("");
         let keep = max_chars.saturating_sub(NUMBER_WIDTH + 1);
-        let cut: String = line.chars().take(keep).collect();
-        numbered_line(&mut out, first, &cut);
+        let end = line.char_indices().nth(keep).map_or(line.len(), |(i, _)| i);
+        numbered_line(&mut out, first, line.get(..end).unwrap_or(line));
         out.push_str(&format!(
             "\n[Truncated: line {first} is {} characters long and was cut after {}; lines longer than {} characters cannot be shown whole.]",
             group(line.chars().count() as u64),
