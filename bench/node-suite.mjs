@@ -1,5 +1,6 @@
-// Node 20 with in-memory storage: create / view / str_replace on a 10 KB file through the
-// built package (src/js/index.js over pkg/), timed with performance.now().
+// Node 20 with in-memory storage: create / view / str_replace on files of 10 KB and 100 KB
+// through the built package (src/js/index.js over pkg/), timed with performance.now(): the
+// package's own cost per command (the wasm core and the adapter) with no IndexedDB under it.
 //
 //   node bench/node-suite.mjs [--runs N] [--warmup N]     prints the rows as JSON
 
@@ -13,7 +14,10 @@ import { KB, commandCases } from "./workload.mjs";
 export async function runNodeSuite({ runs = 200, warmup = 30 } = {}) {
   const tool = await MemoryTool.open({ storage: "memory" });
   try {
-    const rows = await commandCases(tool, { runs, warmup, fileBytes: 10 * KB });
+    const rows = [];
+    for (const [i, fileBytes] of [10 * KB, 100 * KB].entries()) {
+      rows.push(...(await commandCases(tool, { runs, warmup, fileBytes, dir: `/memories/bench-${i}` })));
+    }
     return rows.map((row) => ({ suite: "node-memory", ...row }));
   } finally {
     tool.close();
