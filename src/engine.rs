@@ -352,9 +352,20 @@ impl Outcome {
     /// `{"content":…,"isError":…,"code"?:…,"writes":[…],"value"?:…}`; a `putContent` write
     /// carries `"bytes": n`, the index of its bytes (see `content_writes`).
     pub fn to_json(&self) -> String {
+        self.json(true)
+    }
+
+    /// `to_json` with `"content":null` in place of a text: the text crosses to JS on its own
+    /// (`text_content`), with no escaping on the way out and no parsing on the way in.
+    pub fn to_json_without_text(&self) -> String {
+        self.json(false)
+    }
+
+    fn json(&self, with_text: bool) -> String {
         let mut out = String::from("{\"content\":");
         match &self.content {
-            Content::Text(t) => out.push_str(&quote(t)),
+            Content::Text(t) if with_text => out.push_str(&quote(t)),
+            Content::Text(_) => out.push_str("null"),
             Content::Image { media_type, data } => out.push_str(&format!(
                 "[{{\"type\":\"image\",\"source\":{{\"type\":\"base64\",\"media_type\":{},\"data\":{}}}}}]",
                 quote(media_type),

@@ -33,15 +33,31 @@ const NUMBER_WIDTH: usize = 6;
 
 /// One numbered line: the number right-aligned in 6 columns, a TAB, the text.
 pub fn numbered_line(out: &mut String, number: usize, line: &str) {
-    use std::fmt::Write;
-    let _ = write!(out, "{number:>NUMBER_WIDTH$}\t{line}");
+    // By hand, with no allocation and no formatting machinery: this runs for every line of
+    // every view. Digits are written from the right into a buffer of spaces.
+    let mut buf = [b' '; 20];
+    let mut start = buf.len();
+    let mut n = number;
+    while let Some(slot) = start.checked_sub(1).and_then(|i| buf.get_mut(i)) {
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let from = start.min(buf.len() - NUMBER_WIDTH);
+    out.push_str(std::str::from_utf8(buf.get(from..).unwrap_or_default()).unwrap_or_default());
+    out.push_str("\t");
+    out.push_str(line);
 }
 
 /// Numbers `lines` (the first being line `first`) joined with `\n`, cut at a line boundary to
 /// at most `max_chars` characters, with the note that says how to read on. `total` is the
 /// file's line count.
 pub fn numbered_lines(lines: &[&str], first: usize, total: usize, max_chars: usize) -> String {
-    let mut out = String::new();
+    let bytes: usize = lines.iter().map(|l| l.len() + NUMBER_WIDTH + 2).sum();
+    let mut out = String::with_capacity(bytes.min(max_chars.saturating_mul(4)) + 200);
     let mut used = 0usize;
     let mut shown = 0usize;
     for (i, line) in lines.iter().enumerate() {
@@ -162,6 +178,22 @@ mod tests {
         ];
         for (bytes, want) in cases {
             assert_eq!(format_size(bytes), want, "{bytes}");
+        }
+    }
+
+    #[test]
+    fn numbers_right_aligned_in_six_columns_and_wider_when_needed() {
+        for (n, want) in [
+            (0, "     0\tx"),
+            (1, "     1\tx"),
+            (42, "    42\tx"),
+            (999_999, "999999\tx"),
+            (1_000_000, "1000000\tx"),
+            (usize::MAX, &*format!("{}\tx", usize::MAX)),
+        ] {
+            let mut out = String::from(">");
+            numbered_line(&mut out, n, "x");
+            assert_eq!(out, format!(">{want}"), "{n}");
         }
     }
 

@@ -260,6 +260,23 @@ impl Task {
             .ok_or_else(|| js_error("the command has not finished"))
     }
 
+    /// `outcome()` with `"content": null` where the result is text; `text()` gives the text.
+    #[wasm_bindgen(js_name = outcomeWithoutText)]
+    pub fn outcome_without_text(&self) -> Result<String, JsValue> {
+        self.inner
+            .outcome()
+            .map(|o| o.to_json_without_text())
+            .ok_or_else(|| js_error("the command has not finished"))
+    }
+
+    /// The result text of the finished command (empty for an image).
+    pub fn text(&self) -> Result<String, JsValue> {
+        self.inner
+            .outcome()
+            .map(|o| o.text_content().to_string())
+            .ok_or_else(|| js_error("the command has not finished"))
+    }
+
     /// The bytes of `putContent` write number `index`.
     #[wasm_bindgen(js_name = writeBytes)]
     pub fn write_bytes(&self, index: usize) -> Result<Vec<u8>, JsValue> {
