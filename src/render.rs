@@ -48,7 +48,7 @@ pub fn numbered_line(out: &mut String, number: usize, line: &str) {
     }
     let from = start.min(buf.len() - NUMBER_WIDTH);
     out.push_str(std::str::from_utf8(buf.get(from..).unwrap_or_default()).unwrap_or_default());
-    out.push_str("\t");
+    out.push('\t');
     out.push_str(line);
 }
 
