@@ -3,7 +3,7 @@
 // floor (bench/baseline.mjs) so no source change is needed. bench/profile.mjs loads this module
 // into the bench page and calls window.probe.*. Not part of `npm run bench`.
 
-import { MemoryTool } from "../src/js/index.js";
+import { IndexedDbStorage, MemoryTool } from "../src/js/index.js";
 import { loadEngine } from "../src/js/wasm.js";
 import * as floor from "./baseline.mjs";
 import { buildSnapshot, writeSnapshot } from "./page.mjs";
@@ -29,6 +29,47 @@ function add(samples, key, ms) {
 }
 
 const probe = {
+  /**
+   * Where a small command's time goes beyond the floor: the package's `view` of a file, the
+   * same requests through the package's IndexedDB layer alone (IndexedDbStorage's
+   * transaction and StorageTx, no core, no driver), and the floor, alternately.
+   * @param {{ name: string, path: string, runs: number }} options store path, as `/doc-1KB.md`
+   */
+  async viewSplit({ name, path, runs }) {
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    const handle = await new IndexedDbStorage().open(name);
+    const env = { db: await floor.openDatabase(OURS_PREFIX + name) };
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    const cases = {
+      "package: tool.execute(view)": () => tool.execute({ command: "view", path: `/memories${path}` }),
+      "IndexedDbStorage alone, same requests": () =>
+        handle.transaction("readonly", (tx) => {
+          tx.getFile(path, (record) => tx.getContent(/** @type {any} */ (record).content, () => {}));
+          tx.getListing?.(path, () => {});
+        }),
+      "floor": () => floor.viewFile(env, path),
+    };
+    const memory = await MemoryTool.open({ storage: "memory", limits: LIMITS });
+    await memory.execute({ command: "create", path: `/memories${path}`, file_text: textOfSize(KB, "") });
+    /** @type {Record<string, () => Promise<unknown>>} */ (cases)["package over in-memory storage"] = () =>
+      memory.execute({ command: "view", path: `/memories${path}` });
+    const names = Object.keys(cases);
+    for (let i = 0; i < runs + 20; i++) {
+      for (let k = 0; k < names.length; k++) {
+        const label = names[(i + k) % names.length];
+        const t0 = performance.now();
+        await cases[/** @type {keyof typeof cases} */ (label)]();
+        if (i >= 20) add(samples, label, performance.now() - t0);
+      }
+    }
+    tool.close();
+    memory.close();
+    handle.close();
+    env.db.close();
+    return { runs, medians_ms: medians(samples) };
+  },
+
   /**
    * Builds store `name` (the package's database only): `files` files of `fileBytes` in
    * /memories/dir.

@@ -15,9 +15,20 @@ pub fn group(n: u64) -> String {
 
 /// A byte count as listings show it: `44B`, `1.0K`, `97.7K`, `1024.0K`, `1.2M` (SPEC §3 view).
 pub fn format_size(bytes: u64) -> String {
+    let mut out = String::with_capacity(8);
+    push_size(&mut out, bytes);
+    out
+}
+
+/// `format_size`, appended to `out` (a listing writes one per line).
+pub fn push_size(out: &mut String, bytes: u64) {
     const K: u128 = 1024;
     let (unit, scale) = match bytes {
-        0..=1023 => return format!("{bytes}B"),
+        0..=1023 => {
+            push_decimal(out, bytes, 0);
+            out.push('B');
+            return;
+        }
         1024..=1_048_575 => ('K', K),
         1_048_576..=1_073_741_823 => ('M', K * K),
         _ => ('G', K * K * K),
@@ -25,7 +36,28 @@ pub fn format_size(bytes: u64) -> String {
     // `Number.prototype.toFixed(1)` rounds the exact value half up; bytes / 1024^k is exact in
     // binary, so integer arithmetic gives the same digits without float ties going astray.
     let tenths = ((bytes as u128 * 20 + scale) / (scale * 2)) as u64;
-    format!("{}.{}{unit}", tenths / 10, tenths % 10)
+    push_decimal(out, tenths / 10, 0);
+    out.push('.');
+    push_decimal(out, tenths % 10, 0);
+    out.push(unit);
+}
+
+/// Appends `n` in decimal, right-aligned with spaces to at least `width` columns (at most
+/// 20), with no allocation and no formatting machinery: listings and views write one per line.
+pub fn push_decimal(out: &mut String, n: u64, width: usize) {
+    let mut buf = [b' '; 20];
+    let mut start = buf.len();
+    let mut rest = n;
+    while let Some(slot) = start.checked_sub(1).and_then(|i| buf.get_mut(i)) {
+        *slot = b'0' + (rest % 10) as u8;
+        start -= 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let from = start.min(buf.len().saturating_sub(width));
+    out.push_str(std::str::from_utf8(buf.get(from..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// Width of the line-number column.
@@ -33,21 +65,7 @@ const NUMBER_WIDTH: usize = 6;
 
 /// One numbered line: the number right-aligned in 6 columns, a TAB, the text.
 pub fn numbered_line(out: &mut String, number: usize, line: &str) {
-    // By hand, with no allocation and no formatting machinery: this runs for every line of
-    // every view. Digits are written from the right into a buffer of spaces.
-    let mut buf = [b' '; 20];
-    let mut start = buf.len();
-    let mut n = number;
-    while let Some(slot) = start.checked_sub(1).and_then(|i| buf.get_mut(i)) {
-        *slot = b'0' + (n % 10) as u8;
-        start -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let from = start.min(buf.len() - NUMBER_WIDTH);
-    out.push_str(std::str::from_utf8(buf.get(from..).unwrap_or_default()).unwrap_or_default());
+    push_decimal(out, number as u64, NUMBER_WIDTH);
     out.push('\t');
     out.push_str(line);
 }
