@@ -93,7 +93,7 @@ fn integral_value(text: &str) -> Option<i64> {
         digits
     } else {
         let cut = digits.len() as i64 + scale;
-        let (kept, dropped) = digits.split_at(cut.max(0) as usize);
+        let (kept, dropped) = digits.split_at_checked(cut.max(0) as usize)?;
         if dropped.bytes().any(|b| b != b'0') {
             return None;
         }

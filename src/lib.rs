@@ -22,6 +22,7 @@ pub mod mounts;
 pub mod path;
 pub mod record;
 pub mod render;
+pub mod search;
 pub mod secrets;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -197,7 +197,10 @@ impl Mounts {
             return Ok((0, command));
         }
         let missing = |path: &MemoryPath, text: String| {
-            ToolError::new(ErrorCode::NotFound, text.replace("{path}", path.raw()))
+            ToolError::new(
+                ErrorCode::NotFound,
+                crate::search::replace(&text, "{path}", path.raw()),
+            )
         };
         match command {
             ToolCommand::View { path, view_range } => match self.locate(&path) {

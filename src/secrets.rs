@@ -2,18 +2,20 @@
 //! the clear and shown back to the model, so keys must not end up there. Hand-written matchers
 //! (no regex engine in the wasm), each for one well-known key shape.
 
+use crate::search::{contains, find, match_indices};
+
 /// The kind of credential `text` appears to hold, if any.
 pub fn find_credential(text: &str) -> Option<&'static str> {
     let bytes = text.as_bytes();
-    if text.contains("-----BEGIN ") && text.contains("PRIVATE KEY-----") {
+    if contains(text, "-----BEGIN ") && contains(text, "PRIVATE KEY-----") {
         return Some("a private key block");
     }
-    for (at, _) in text.match_indices("sk-ant-") {
+    for at in match_indices(text, "sk-ant-") {
         if run_after(bytes, at + 7, is_token_char) >= 20 && starts_word(bytes, at) {
             return Some("an Anthropic API key");
         }
     }
-    for (at, _) in text.match_indices("sk-") {
+    for at in match_indices(text, "sk-") {
         let rest = bytes.get(at + 3..).unwrap_or_default();
         if rest.starts_with(b"ant-") || !starts_word(bytes, at) {
             continue;
@@ -28,7 +30,7 @@ pub fn find_credential(text: &str) -> Option<&'static str> {
         }
     }
     for prefix in ["AKIA", "ASIA"] {
-        for (at, _) in text.match_indices(prefix) {
+        for at in match_indices(text, prefix) {
             let run = run_after(bytes, at + 4, |b| {
                 b.is_ascii_uppercase() || b.is_ascii_digit()
             });
@@ -37,7 +39,7 @@ pub fn find_credential(text: &str) -> Option<&'static str> {
             }
         }
     }
-    if let Some(at) = text.find("aws_secret_access_key") {
+    if let Some(at) = find(text, "aws_secret_access_key") {
         let tail = text.get(at + 21..).unwrap_or("");
         let value = tail.trim_start_matches([' ', '=', ':', '"', '\'']);
         if value
@@ -50,7 +52,7 @@ pub fn find_credential(text: &str) -> Option<&'static str> {
         }
     }
     for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
-        for (at, _) in text.match_indices(prefix) {
+        for at in match_indices(text, prefix) {
             if run_after(bytes, at + 4, |b| b.is_ascii_alphanumeric()) >= 36
                 && starts_word(bytes, at)
             {
@@ -58,19 +60,19 @@ pub fn find_credential(text: &str) -> Option<&'static str> {
             }
         }
     }
-    for (at, _) in text.match_indices("github_pat_") {
+    for at in match_indices(text, "github_pat_") {
         if run_after(bytes, at + 11, |b| b.is_ascii_alphanumeric() || b == b'_') >= 22 {
             return Some("a GitHub token");
         }
     }
     for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xapp-"] {
-        for (at, _) in text.match_indices(prefix) {
+        for at in match_indices(text, prefix) {
             if run_after(bytes, at + 5, |b| b.is_ascii_alphanumeric() || b == b'-') >= 20 {
                 return Some("a Slack token");
             }
         }
     }
-    for (at, _) in text.match_indices("eyJ") {
+    for at in match_indices(text, "eyJ") {
         if starts_word(bytes, at) && is_jwt(bytes.get(at..).unwrap_or_default()) {
             return Some("a JSON Web Token");
         }

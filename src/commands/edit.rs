@@ -47,7 +47,7 @@ pub fn str_replace(
     let mut lines_of_matches = Vec::new();
     let mut line = 1;
     let mut scanned = 0;
-    for (at, _) in text.match_indices(old_str) {
+    for at in crate::search::match_indices(text, old_str) {
         line += text.get(scanned..at).map_or(0, |s| s.matches('\n').count());
         scanned = at;
         lines_of_matches.push((at, line));
