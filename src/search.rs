@@ -68,8 +68,15 @@ impl Iterator for Matches<'_> {
         if self.pattern.is_empty() {
             return None;
         }
+        let first = *self.pattern.first()?;
         let mut k = 0;
-        while let Some(&b) = self.text.get(self.pos) {
+        loop {
+            if k == 0 {
+                // Nothing matched yet: skip to the next byte that can start a match in one
+                // tight scan (most of the text, for the patterns edits use).
+                self.pos += find_byte(self.text.get(self.pos..)?, first)?;
+            }
+            let &b = self.text.get(self.pos)?;
             self.pos += 1;
             while k > 0 && self.pattern.get(k) != Some(&b) {
                 k = self.fail.get(k - 1).copied().unwrap_or(0);
@@ -81,8 +88,28 @@ impl Iterator for Matches<'_> {
                 return Some(self.pos - k);
             }
         }
-        None
     }
+}
+
+/// The first place `needle` occurs in `hay`: eight bytes at a time, then byte by byte.
+fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(needle);
+    let mut start = 0;
+    for chunk in hay.chunks_exact(8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        // A zero byte in `x` is a byte equal to `needle`.
+        let x = u64::from_le_bytes(word) ^ pattern;
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            break;
+        }
+        start += 8;
+    }
+    let tail = hay.get(start..)?;
+    tail.iter().position(|&b| b == needle).map(|at| start + at)
 }
 
 #[cfg(test)]
@@ -110,5 +137,50 @@ mod tests {
             assert_eq!(replace(text, pattern, "<>"), text.replace(pattern, "<>"));
         }
         assert_eq!(match_indices("abc", "").next(), None);
+    }
+
+    #[test]
+    fn finds_bytes_at_every_offset() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut hay = vec![b'x'; len];
+                if let Some(b) = hay.get_mut(at) {
+                    *b = b'@';
+                }
+                let want = hay.iter().position(|&b| b == b'@');
+                assert_eq!(find_byte(&hay, b'@'), want, "{len} {at}");
+                assert_eq!(find_byte(&hay, 0x80 | b'@'), None);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_standard_library_on_every_short_text() {
+        // Every text of up to 9 characters over {a, b, é} against every pattern of 1 to 3.
+        let alphabet = ['a', 'b', 'é'];
+        let words = |max: u32| {
+            (0..=max).flat_map(move |len| {
+                (0..3usize.pow(len)).map(move |mut n| {
+                    (0..len)
+                        .map(|_| {
+                            let c = alphabet[n % 3];
+                            n /= 3;
+                            c
+                        })
+                        .collect::<String>()
+                })
+            })
+        };
+        let patterns: Vec<String> = words(3).filter(|p| !p.is_empty()).collect();
+        for text in words(9) {
+            for pattern in &patterns {
+                let want: Vec<usize> = text
+                    .match_indices(pattern.as_str())
+                    .map(|(at, _)| at)
+                    .collect();
+                let got: Vec<usize> = match_indices(&text, pattern).collect();
+                assert_eq!(got, want, "{text:?} {pattern:?}");
+            }
+        }
     }
 }
