@@ -13,8 +13,8 @@
 // `StoreHandle.transaction` does.
 //
 // What the package reads, per command (found by tracing its StorageTx calls; round by round):
-//   view file         files.get(p), files.getAll([p/, p0))   | contents.get(record.content)
-//   view directory    files.getAll([d/, d0))                 (view /memories: ["/", "0"))
+//   view file         files.get(p), listing.getAllKeys([p/, p0))  | contents.get(record.content)
+//   view directory    listing.getAllKeys([d/, d0))           (view /memories: ["/", "0"))
 //   create            files.get(p), files.getKey([p/, p0)), versions.openKeyCursor(null, "prev"),
 //                     files.count()                          | writes
 //   str_replace,      files.get(p), versions.openKeyCursor(null, "prev") | contents.get(record.content)
@@ -23,9 +23,11 @@
 //                     files.getKey([e/, e0)), openKeyCursor (the package reads the newest
 //                     version id twice in this round; the floor reads it once)  | writes
 //   delete directory  files.get(d), files.getAll([d/, d0)), openKeyCursor | writes
-// Writes: create, str_replace and insert put the content, the file record and a version;
-// rename deletes and puts each file record and puts a version per file; delete deletes each file
-// record and puts a version per file.
+// Writes: create, str_replace and insert put the content, the file record and a version, and
+// (create, or a size that changed) the file's listing key `{path}\0{size}` (the old one
+// deleted); rename deletes and puts each file record, puts its new listing key and a version
+// per file, and deletes the old directory's listing keys with one key range; delete deletes
+// each file record and puts a version per file, then the listing keys with one key range.
 
 export const STORES = ["files", "contents", "versions", "listing"];
 
@@ -189,11 +191,12 @@ export function renameDirectory(env, from, to, moves) {
     ({ files, versions, listing }) => {
       for (const move of moves) {
         files.delete(move.from);
-        listing.delete(listingKey(move.from, move.record.size));
         files.put(move.record);
         listing.put(null, listingKey(move.record.path, move.record.size));
         versions.put(move.version);
       }
+      // The emptied directory's listing keys: one range (the package's endWrites).
+      listing.delete(below(from));
     },
   ]);
 }
@@ -203,7 +206,7 @@ export function renameDirectory(env, from, to, moves) {
  * version.
  * @param {Env} env
  * @param {string} path store path of the directory
- * @param {Array<{ path: string, size: number, version: Record<string, any> }>} deletes
+ * @param {Array<{ path: string, version: Record<string, any> }>} deletes
  */
 export function deleteDirectory(env, path, deletes) {
   return transaction(env, "readwrite", [
@@ -211,9 +214,9 @@ export function deleteDirectory(env, path, deletes) {
     ({ files, versions, listing }) => {
       for (const gone of deletes) {
         files.delete(gone.path);
-        listing.delete(listingKey(gone.path, gone.size));
         versions.put(gone.version);
       }
+      listing.delete(below(path));
     },
   ]);
 }

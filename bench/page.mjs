@@ -309,7 +309,6 @@ const bench = {
             const now = Date.now();
             return records.map((/** @type {any} */ r) => ({
               path: r.path,
-              size: r.size,
               version: { ...deleteTemplate, id: floorVersionId(), memoryId: r.id, path: r.path, createdAt: now },
             }));
           },

@@ -12,8 +12,19 @@ pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
 /// The order of `keys` by UTF-16 code units, as indexes: the one sort of the crate (each
 /// `sort_by` on another type would add its own copy of the sort to the wasm).
 pub fn utf16_order(keys: &[&str]) -> Vec<usize> {
+    // UTF-16 order differs from code point order (which is UTF-8 byte order) only between a
+    // character from U+E000 up and one past U+FFFF: their UTF-8 forms start with a byte of
+    // 0xEE or more. Two keys of which one has no such byte compare as bytes.
+    let high: Vec<bool> = keys.iter().map(|k| k.bytes().any(|b| b >= 0xee)).collect();
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|a, b| utf16_cmp(keys.get(*a).unwrap_or(&""), keys.get(*b).unwrap_or(&"")));
+    order.sort_by(|&a, &b| {
+        let (x, y) = (keys.get(a).unwrap_or(&""), keys.get(b).unwrap_or(&""));
+        if high.get(a) == Some(&true) && high.get(b) == Some(&true) {
+            utf16_cmp(x, y)
+        } else {
+            x.as_bytes().cmp(y.as_bytes())
+        }
+    });
     order
 }
 
@@ -192,6 +203,30 @@ mod tests {
             path: path.into(),
             size,
         }
+    }
+
+    #[test]
+    fn the_sort_is_utf16_order() {
+        // Names mixing ASCII, BMP characters below and above U+E000, and astral ones.
+        let pieces = ["a", "Z", "é", "\u{d7ff}", "\u{e000}", "\u{ffff}", "\u{10000}", "😀", ""];
+        let mut names: Vec<String> = Vec::new();
+        for x in pieces {
+            for y in pieces {
+                for z in ["", "a", "\u{fffd}", "😀"] {
+                    names.push(format!("{x}{y}{z}"));
+                }
+            }
+        }
+        let keys: Vec<&str> = names.iter().map(String::as_str).collect();
+        let sorted: Vec<&str> = super::utf16_order(&keys)
+            .into_iter()
+            .filter_map(|i| keys.get(i).copied())
+            .collect();
+        let mut want = keys.clone();
+        want.sort_by(|a, b| super::utf16_cmp(a, b));
+        assert_eq!(sorted, want);
+        // The difference the fast path must keep: U+E000 sorts after U+10000 in UTF-16.
+        assert_eq!(super::utf16_order(&["\u{e000}", "\u{10000}"]), vec![1, 0]);
     }
 
     #[test]

@@ -692,6 +692,13 @@ export interface StorageTx {
    * listings faster).
    */
   getListing?(path: string, cb: (entries: string[]) => void): void;
+  /**
+   * Optional: the adapter calls `beginWrites()` before a command's writes and `endWrites()`
+   * after them, so a storage may hold back and merge work until the batch ends (IndexedDB:
+   * one key-range delete of listing keys for a directory that ends up empty).
+   */
+  beginWrites?(): void;
+  endWrites?(): void;
   /** Whether any key lies in `[path + "/", path + "0")`. */
   hasChildren(path: string, cb: (yes: boolean) => void): void;
   /** The number of file records. */

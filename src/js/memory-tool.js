@@ -819,8 +819,10 @@ async function perform(handle, task, progress, beforeWrite) {
       const bytes = writes.map((write) =>
         write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
       );
+      tx.beginWrites?.();
       if (!progress || outcome.isError) {
         writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+        tx.endWrites?.();
         return;
       }
       // A transaction carries out its requests in order, so a cheap read issued after a batch
@@ -838,6 +840,7 @@ async function perform(handle, task, progress, beforeWrite) {
           });
         }
       });
+      tx.endWrites?.();
     };
     round();
   };

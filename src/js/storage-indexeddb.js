@@ -384,6 +384,11 @@ class IndexedDbTx {
    * @type {string[]}
    */
   #complete = [];
+  /**
+   * Between `beginWrites` and `endWrites`: the listing keys still to delete (path → size).
+   * @type {Map<string, number> | null}
+   */
+  #batch = null;
 
   /**
    * @param {IDBTransaction} idbTx
@@ -545,6 +550,12 @@ class IndexedDbTx {
   putFile(record) {
     this.#write(() => this.#files.put(record));
     const { path, size } = record;
+    // Deleted earlier in this batch: its old key goes now, before the new one is put.
+    const held = this.#batch?.get(path);
+    if (held !== undefined) {
+      this.#batch?.delete(path);
+      this.#unlist(path, held);
+    }
     const before = this.#sizeOf(path);
     if (before === size) return;
     this.#unlist(path, before);
@@ -557,8 +568,50 @@ class IndexedDbTx {
     this.#write(() => this.#files.delete(path));
     const before = this.#sizeOf(path);
     if (before === -1) return;
-    this.#unlist(path, before);
+    if (this.#batch && before !== undefined) this.#batch.set(path, before);
+    else this.#unlist(path, before);
     this.#sizes.set(path, -1);
+  }
+
+  /**
+   * A command's writes follow, until `endWrites`: listing keys of deleted files may then go
+   * in one key-range delete per directory that ends up empty (a directory delete or rename of
+   * 10,000 files: one request instead of 10,000).
+   */
+  beginWrites() {
+    this.#batch ??= new Map();
+  }
+
+  /** Issues the listing deletes `beginWrites` held back. */
+  endWrites() {
+    const batch = this.#batch;
+    this.#batch = null;
+    if (!batch || batch.size === 0) return;
+    // Outermost directories first: one range can cover those inside it.
+    for (const dir of [...this.#complete].sort((a, b) => a.length - b.length)) {
+      let covers = false;
+      for (const path of batch.keys()) {
+        if (path.startsWith(dir)) {
+          covers = true;
+          break;
+        }
+      }
+      if (!covers) continue;
+      // Empty now only if every file this transaction knows below it (all there were, as
+      // the directory was read whole) is deleted.
+      let empty = true;
+      for (const [path, size] of this.#sizes) {
+        if (size !== -1 && path.startsWith(dir)) {
+          empty = false;
+          break;
+        }
+      }
+      if (!empty) continue;
+      const range = this.#keyRange.bound(dir, dir.slice(0, -1) + "0", false, true);
+      this.#write(() => this.#listing.delete(range));
+      for (const path of [...batch.keys()]) if (path.startsWith(dir)) batch.delete(path);
+    }
+    for (const [path, size] of batch) this.#unlist(path, size);
   }
 
   /**

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { IDBFactory, IDBKeyRange, forceCloseDatabase } from "fake-indexeddb";
+import { IDBFactory, IDBKeyRange, IDBObjectStore, forceCloseDatabase } from "fake-indexeddb";
 import { IndexedDbStorage } from "../../src/js/storage-indexeddb.js";
 import { MemoryToolError } from "../../src/js/errors.js";
 
@@ -424,3 +424,89 @@ test("the listing follows every put and delete of a record, read or not in the t
   assert.deepEqual(await listing(), ["/a/z.md-2\u00008", "/c/w.md\u00007"]);
   h.close();
 });
+
+test("a batch of writes: an emptied directory's listing goes in one range, nothing beside it", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("batch");
+  const rec = (path, size) => ({ path, id: `mem_${path}`, size, sha256: "", createdAt: 0, updatedAt: 0 });
+  const listing = async (path = "") => {
+    let out;
+    await h.transaction("readonly", (tx) => tx.getListing(path, (entries) => (out = entries)));
+    return out;
+  };
+  const paths = ["/d/a", "/d/b/c", "/d-other", "/d.x", "/d0x", "/e/keep", "/f/1", "/f/2"];
+  await h.transaction("readwrite", (tx) => paths.forEach((p, i) => tx.putFile(rec(p, i))));
+  // A directory delete: every file below /d, in a batch: one delete request on the listing.
+  const listingDeletes = countListingDeletes();
+  await h.transaction("readwrite", (tx) => {
+    tx.getSubtree("/d", (records) => {
+      tx.beginWrites();
+      for (const r of records) tx.deleteFile(r.path);
+      tx.endWrites();
+    });
+  });
+  assert.equal(listingDeletes.stop(), 1);
+  assert.deepEqual(await listing(), ["/d-other\u00002", "/d.x\u00003", "/d0x\u00004", "/e/keep\u00005", "/f/1\u00006", "/f/2\u00007"]);
+  // A partial delete (not every file below /f): exact keys only.
+  await h.transaction("readwrite", (tx) => {
+    tx.getSubtree("/f", () => {
+      tx.beginWrites();
+      tx.deleteFile("/f/1");
+      tx.endWrites();
+    });
+  });
+  assert.deepEqual(await listing("/f"), ["/f/2\u00007"]);
+  // A rename: /e/* to /g/*; and a file deleted then put back with the same size.
+  await h.transaction("readwrite", (tx) => {
+    tx.getSubtree("/e", (records) => {
+      tx.hasChildren("/g", () => {
+        tx.beginWrites();
+        for (const r of records) {
+          tx.deleteFile(r.path);
+          tx.putFile(rec(r.path.replace("/e/", "/g/"), r.size));
+        }
+        tx.deleteFile("/d.x");
+        tx.putFile(rec("/d.x", 3));
+        tx.endWrites();
+      });
+    });
+  });
+  assert.deepEqual(await listing(), ["/d-other\u00002", "/d.x\u00003", "/d0x\u00004", "/f/2\u00007", "/g/keep\u00005"]);
+  // A directory emptied, then a file put back in it within the batch: not a range delete.
+  await h.transaction("readwrite", (tx) => {
+    tx.getSubtree("/g", (records) => {
+      tx.beginWrites();
+      for (const r of records) tx.deleteFile(r.path);
+      tx.putFile(rec("/g/new", 9));
+      tx.endWrites();
+    });
+  });
+  assert.deepEqual(await listing("/g"), ["/g/new\u00009"]);
+  // The root read whole, everything deleted: one range.
+  await h.transaction("readwrite", (tx) => {
+    tx.getSubtree("", (records) => {
+      tx.beginWrites();
+      for (const r of records) tx.deleteFile(r.path);
+      tx.endWrites();
+    });
+  });
+  assert.deepEqual(await listing(), []);
+  h.close();
+});
+
+/** Counts `delete` calls on object stores named "listing" until `stop()`. */
+function countListingDeletes() {
+  const proto = IDBObjectStore.prototype;
+  const original = proto.delete;
+  let n = 0;
+  proto.delete = function (...args) {
+    if (this.name === "listing") n += 1;
+    return original.apply(this, args);
+  };
+  return {
+    stop() {
+      proto.delete = original;
+      return n;
+    },
+  };
+}
