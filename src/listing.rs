@@ -208,7 +208,17 @@ mod tests {
     #[test]
     fn the_sort_is_utf16_order() {
         // Names mixing ASCII, BMP characters below and above U+E000, and astral ones.
-        let pieces = ["a", "Z", "é", "\u{d7ff}", "\u{e000}", "\u{ffff}", "\u{10000}", "😀", ""];
+        let pieces = [
+            "a",
+            "Z",
+            "é",
+            "\u{d7ff}",
+            "\u{e000}",
+            "\u{ffff}",
+            "\u{10000}",
+            "😀",
+            "",
+        ];
         let mut names: Vec<String> = Vec::new();
         for x in pieces {
             for y in pieces {

@@ -137,6 +137,15 @@ impl Engine {
         self.routed(Operation::tool(input_json), now_ms, entropy, actor_json)
     }
 
+    /// `start` with the input JSON as UTF-8 bytes: for big inputs, as JS's `TextEncoder` makes
+    /// them far faster than wasm-bindgen passes a string (a JS loop per character). Bytes that
+    /// are not UTF-8 are refused as malformed input.
+    #[wasm_bindgen(js_name = startUtf8)]
+    pub fn start_utf8(&self, input: &[u8], now_ms: f64, entropy: &[u8], actor_json: &str) -> Task {
+        let text = std::str::from_utf8(input).unwrap_or_default();
+        self.start(text, now_ms, entropy, actor_json)
+    }
+
     /// Starts a host write of `content` to the tool path `path`.
     #[wasm_bindgen(js_name = startWrite)]
     pub fn start_write(
@@ -179,6 +188,20 @@ impl Engine {
             entropy,
             actor_json,
         )
+    }
+
+    /// `startHost` with the call JSON as UTF-8 bytes (see `startUtf8`): imports of big bundles.
+    #[wasm_bindgen(js_name = startHostUtf8)]
+    pub fn start_host_utf8(
+        &self,
+        call: &[u8],
+        now_ms: f64,
+        entropy: &[u8],
+        actor_json: &str,
+        mount: usize,
+    ) -> Task {
+        let text = std::str::from_utf8(call).unwrap_or_default();
+        self.start_host(text, now_ms, entropy, actor_json, mount)
     }
 }
 
@@ -230,6 +253,14 @@ impl Task {
             .ok_or_else(|| js_error(format!("the answer to read {index} is malformed")))?;
         self.inner.supply(index, answer);
         Ok(())
+    }
+
+    /// `supply` with the answer as UTF-8 bytes (see `startUtf8`).
+    #[wasm_bindgen(js_name = supplyUtf8)]
+    pub fn supply_utf8(&mut self, index: usize, answer: &[u8]) -> Result<(), JsValue> {
+        let text = std::str::from_utf8(answer)
+            .map_err(|_| js_error(format!("the answer to read {index} is not UTF-8")))?;
+        self.supply(index, text)
     }
 
     /// Answers content read `index` with its bytes (`undefined` when missing).

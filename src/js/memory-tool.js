@@ -322,7 +322,11 @@ export class MemoryTool {
   async #execute(input, toolUseId) {
     this.#checkOpen();
     const by = actor("tool", this.#recordedSession, { tool_use_id: toolUseId });
-    const task = this.#engine.start(inputJson(input), Date.now(), entropy(), by);
+    const json = inputJson(input);
+    const task =
+      json.length > BIG_TEXT
+        ? this.#engine.startUtf8(utf8.encode(json), Date.now(), entropy(), by)
+        : this.#engine.start(json, Date.now(), entropy(), by);
     let outcome;
     try {
       outcome = await this.#perform(task);
@@ -543,7 +547,11 @@ export class MemoryTool {
     } catch (error) {
       throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
     }
-    const task = this.#engine.startHost(json, Date.now(), entropy(), actor(by, this.#recordedSession), mount);
+    const who = actor(by, this.#recordedSession);
+    const task =
+      json.length > BIG_TEXT
+        ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
+        : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
     const outcome = await this.#perform(task, progress);
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
@@ -747,6 +755,24 @@ class CoreCalls {
 }
 
 /**
+ * Texts longer than this go into wasm as UTF-8 made by TextEncoder: wasm-bindgen copies a
+ * string with a JS loop per character (~2 µs per KB), TextEncoder in native code.
+ */
+const BIG_TEXT = 2048;
+const utf8 = new TextEncoder();
+
+/**
+ * Answers read `index` with `text` (JSON, or a listing).
+ * @param {Task} task
+ * @param {number} index
+ * @param {string} text
+ */
+function supplyText(task, index, text) {
+  if (text.length > BIG_TEXT) task.supplyUtf8(index, utf8.encode(text));
+  else task.supply(index, text);
+}
+
+/**
  * The outcome of a finished task. A text result crosses on its own (`task.text()`), not
  * inside the JSON: no escaping in the core, no JSON.parse of it here.
  * @param {Task} task
@@ -945,7 +971,7 @@ async function performAcross(handles, task, beforeWrite) {
  */
 function issueRead(tx, read, index, task, answer, core, beforeWrite) {
   /** @param {unknown} value */
-  const json = (value) => answer(index, () => task.supply(index, JSON.stringify(value)));
+  const json = (value) => answer(index, () => supplyText(task, index, JSON.stringify(value)));
   const path = /** @type {string} */ (read.path);
   const id = /** @type {string} */ (read.id);
   switch (read.kind) {
@@ -958,7 +984,7 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "listing": {
       // Not JSON: the entries joined with "\n" (a path holds no control character).
       /** @param {string[]} entries */
-      const listing = (entries) => answer(index, () => task.supply(index, entries.join("\n")));
+      const listing = (entries) => answer(index, () => supplyText(task, index, entries.join("\n")));
       if (typeof tx.getListing === "function") tx.getListing(path, listing);
       else tx.getSubtree(path, (records) => listing(records.map((r) => `${r.path}\u0000${r.size}`)));
       return;
