@@ -183,6 +183,36 @@ suite("toolParam", () => {
 });
 
 suite("execute", () => {
+  test("big inputs (sent to the core as UTF-8 bytes) behave as small ones (sent as strings)", async () => {
+    const m = await open();
+    const pad = "x".repeat(5000);
+    /** @type {string[]} */
+    const refusals = [];
+    for (const [tail, label] of [["", "small"], [pad, "big"]]) {
+      // A lone surrogate in file_text is kept as U+FFFD; in a path it is refused.
+      assert.deepEqual(await create(m, `/memories/${label}.md`, `a\ud800b€😀${tail}`), {
+        content: `File created successfully at: /memories/${label}.md`,
+        isError: false,
+      });
+      const shown = await view(m, `/memories/${label}.md`);
+      assert.equal(shown.content.split("\t")[1].slice(0, 6), "a\ufffdb€😀");
+      const refused = await create(m, "/memories/bad\udc00.md", `text${tail}`);
+      assert.equal(refused.code, "INVALID_PATH");
+      refusals.push(refused.content);
+      // An edit whose strings are big.
+      const edited = await m.execute({
+        command: "str_replace",
+        path: `/memories/${label}.md`,
+        old_str: `b€😀${tail}`,
+        new_str: `B${tail}${tail}`,
+      });
+      assert.equal(edited.isError, false, edited.content);
+      const after = await m.memories.getByPath(`/${label}.md`);
+      assert.equal(after.content, `a\ufffdB${tail}${tail}`);
+    }
+    assert.equal(refusals[0], refusals[1]);
+  });
+
   test("success is { content, isError: false }, errors carry the core's code", async () => {
     const m = await open();
     assert.deepEqual(await create(m, "/memories/notes.md", "hello\n"), {
