@@ -105,9 +105,9 @@ const probe = {
   /**
    * Lead (a): `view /memories` part by part, driving the core by hand as the adapter does
    * (src/js/memory-tool.js `perform`): the IndexedDB getAllKeys of the listing store (schema
-   * version 3: one `{path}\0{size}` key per file); joining the keys; `task.supply` (into wasm:
-   * UTF-8 copy and the core's parse); `resume` (the listing); `outcome()` (the text back out of
-   * wasm) and JSON.parse of it. Beside it, the whole `tool.execute`, and what version 2 read
+   * version 3: one `{path}\0{size}` key per file); joining the keys; TextEncoder and
+   * `task.supplyUtf8` (into wasm and the core's parse); `resume` (the listing);
+   * `outcomeWithoutText()` and `text()` (out of wasm) and JSON.parse of the outcome. Beside it, the whole `tool.execute`, and what version 2 read
    * instead: getAll of every file record.
    * @param {{ name: string, runs: number }} options
    */
@@ -144,17 +144,19 @@ const probe = {
       if (keep) add(samples, "keys.join", t() - t0);
       answerChars = text.length;
       t0 = t();
-      task.supply(0, text);
-      if (keep) add(samples, "task.supply (copy into wasm + parse)", t() - t0);
+      task.supplyUtf8(0, new TextEncoder().encode(text));
+      if (keep) add(samples, "TextEncoder + task.supplyUtf8 (copy into wasm + parse)", t() - t0);
       t0 = t();
       if (!task.resume()) throw new Error("view wanted a second round");
       if (keep) add(samples, "task.resume (listing)", t() - t0);
       t0 = t();
-      const out = task.outcome();
-      if (keep) add(samples, "task.outcome() (text out of wasm)", t() - t0);
+      const out = task.outcomeWithoutText();
+      const listing = task.text();
+      if (keep) add(samples, "task.outcomeWithoutText() + text() (out of wasm)", t() - t0);
       t0 = t();
       JSON.parse(out);
       if (keep) add(samples, "JSON.parse(outcome)", t() - t0);
+      outputChars = listing.length;
       task.free();
 
       t0 = t();

@@ -238,8 +238,9 @@ export interface MemoryToolOptions {
   createOverwrites?: boolean;
   /**
    * How long versions are kept, in days (fractions allowed). Default 30. Older versions are
-   * pruned when the store opens with `"read_write"` access and on `versions.prune()`; the
-   * head of a live memory is always kept.
+   * pruned when the store opens with `"read_write"` access (open does not wait for it; the
+   * store's later transactions run after it) and on `versions.prune()`; the head of a live
+   * memory is always kept.
    */
   retentionDays?: number;
 }

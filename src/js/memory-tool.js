@@ -234,15 +234,15 @@ export class MemoryTool {
     }
     const tool = new MemoryTool(OPENING, engine, mounts, Boolean(opened.mounts), opened.beforeWrite);
     // Retention: versions past the retention period go on open, in every store the tool may
-    // write. Pruning is housekeeping: if it fails (storage trouble), the store still opens and
-    // the next open tries again.
+    // write. Pruning is housekeeping, so open does not wait for it: its transaction is created
+    // here, before open resolves, so every later command of this tool runs after it (IndexedDB
+    // runs overlapping transactions in the order they were created). If it fails (storage
+    // trouble), the next open tries again.
     for (const [index, mount] of mounts.entries()) {
       if (mount.access !== "read_write") continue;
-      try {
-        await tool.#host("versions.prune", {}, index);
-      } catch {
+      tool.#host("versions.prune", {}, index).catch(() => {
         // Nothing to do: the versions stay until a later prune.
-      }
+      });
     }
     return tool;
   }
