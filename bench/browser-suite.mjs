@@ -59,7 +59,7 @@ export function dirRuns(runs, files) {
  * @param {BrowserOptions} [options]
  * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
  */
-export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000, memory = true, log = () => {} } = {}) {
+export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000, warm = 0, memory = true, log = () => {} } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
   const server = await startServer({ port: 0 });
   const origin = `http://127.0.0.1:${server.port}`;
@@ -98,6 +98,10 @@ export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000,
     const call = (/** @type {string} */ name, /** @type {unknown} */ arg) =>
       page.evaluate(([n, a]) => /** @type {any} */ (globalThis).bench[/** @type {string} */ (n)](a), [name, arg]);
 
+    if (warm > 0) {
+      log(`chromium: ${warm} warm-up commands through the package (in-memory storage) first`);
+      await call("warmUp", { commands: warm });
+    }
     const sizes = [KB, 10 * KB, 100 * KB];
     log(`chromium: view file / create / str_replace / insert on 1, 10, 100 KB, ${runs} runs each, beside the floor`);
     await call("prepare", { name: "files", files: 100, fileBytes: KB, docs: sizes });

@@ -39,12 +39,13 @@ async function main() {
       only: { type: "string" },
       runs: { type: "string" },
       files: { type: "string" },
+      warm: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
     console.log(
-      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,size] [--runs N] [--files N]",
+      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,size] [--runs N] [--files N] [--warm N]",
     );
     return 0;
   }
@@ -54,6 +55,9 @@ async function main() {
   }
   const runs = positive(values.runs, "--runs") ?? 100;
   const files = positive(values.files, "--files") ?? 10_000;
+  // Commands run through the package in the page (in-memory storage) before any timing, so V8
+  // has optimized the adapter and the wasm: 0 measures code as a page's first commands meet it.
+  const warm = values.warm === "0" ? 0 : positive(values.warm, "--warm") ?? 0;
   // Relative to where the user ran `npm run bench` (npm sets INIT_CWD; bench.sh sets BENCH_CWD).
   const cwd = process.env.BENCH_CWD || process.env.INIT_CWD || process.cwd();
   const jsonPath = values.json ? path.resolve(cwd, values.json) : undefined;
@@ -88,7 +92,8 @@ async function main() {
   });
   await runPart("chromium", async () => {
     const { runBrowserSuite } = await import("./browser-suite.mjs");
-    const { rows: browserRows, info } = await runBrowserSuite({ runs, files, log });
+    const { rows: browserRows, info } = await runBrowserSuite({ runs, files, warm, log });
+    machine.chromium_warm_commands = warm;
     machine.chromium = info.chromiumVersion;
     machine.chromium_timer_resolution_ms = info.timerResolutionMs;
     machine.chromium_cross_origin_isolated = info.crossOriginIsolated;
@@ -184,7 +189,8 @@ function render(machine, rows) {
     ? `Chromium ${machine.chromium}` +
       (machine.chromium_timer_resolution_ms !== undefined
         ? ` (headless; page clock step ${formatMs(machine.chromium_timer_resolution_ms)}` +
-          `${machine.chromium_cross_origin_isolated ? ", cross-origin isolated" : ""})`
+          `${machine.chromium_cross_origin_isolated ? ", cross-origin isolated" : ""}` +
+          `${machine.chromium_warm_commands ? `; ${group(machine.chromium_warm_commands)} warm-up commands first` : ""})`
         : "")
     : "Chromium: not found";
   lines.push(
