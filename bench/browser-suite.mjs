@@ -17,17 +17,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
+export { CHROMIUM };
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 const KB = 1024;
 
 /**

@@ -24,6 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { CHROMIUM } from "../scripts/chromium.mjs";
 import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -170,7 +171,7 @@ function machineInfo() {
 
 /** Chromium's version from the binary (when the browser part did not run). */
 function chromiumVersion() {
-  const text = command(process.env.CHROMIUM_PATH || "/usr/bin/chromium", ["--version"]);
+  const text = command(CHROMIUM, ["--version"]);
   return /(\d+\.\d+\.\d+\.\d+)/.exec(text ?? "")?.[1];
 }
 

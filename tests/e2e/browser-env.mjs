@@ -10,21 +10,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
+export { CHROMIUM, CHROMIUM_ARGS };
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
-/** Debian's Chromium, unless CHROMIUM_PATH says otherwise. */
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-/** Headless as root, and quiet on a closed network. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 const HARNESS = "/tests/e2e/fixtures/harness.html";
 
 /** @typedef {import("playwright-core").Page} Page */

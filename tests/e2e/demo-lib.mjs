@@ -10,19 +10,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = path.join(REPO, "test-artifacts", "e2e");
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 export const LAPTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 

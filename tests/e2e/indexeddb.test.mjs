@@ -20,18 +20,9 @@ import { fileURLToPath } from "node:url";
 import { deflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 /** The database of a store (storage-indexeddb.js: `dbPrefix + store`, default prefix). */
 const DB_PREFIX = "memory-tool-wasm:";
 const HARNESS = "/tests/e2e/fixtures/harness.html";

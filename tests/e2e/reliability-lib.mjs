@@ -11,18 +11,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
+export { CHROMIUM, CHROMIUM_ARGS };
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 export const FIXTURE = "/tests/e2e/fixtures/reliability.html";
 
 /** @typedef {import("playwright-core").Page} Page */

@@ -7,9 +7,9 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { startServer } from "../../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 import { FINAL_PATHS, NOTE_VIEW, answersFor } from "./fixtures/anthropic-conversation.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
 const built = existsSync(new URL("../../pkg/memory_tool_wasm_bg.wasm", import.meta.url));
 const why = !existsSync(CHROMIUM)
   ? `${CHROMIUM} is missing`
@@ -88,15 +88,7 @@ before(async () => {
   server = await startServer({ port: 0 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
+    args: CHROMIUM_ARGS,
   });
 });
 
