@@ -5,6 +5,7 @@
 
 import { IndexedDbStorage, MemoryTool } from "../src/js/index.js";
 import { loadEngine } from "../src/js/wasm.js";
+import { Task } from "../pkg/memory_tool_wasm.js";
 import * as floor from "./baseline.mjs";
 import { buildSnapshot, writeSnapshot } from "./page.mjs";
 import { summarize } from "./stats.mjs";
@@ -29,6 +30,33 @@ function add(samples, key, ms) {
 }
 
 const probe = {
+  /**
+   * `Task.prepare` (the core hashes a create's text while IndexedDB answers the first reads)
+   * on and off, alternately: creates of `bytes` through the package on store `name`.
+   * @param {{ name: string, runs: number, bytes: number }} options
+   */
+  async prepareAB({ name, runs, bytes }) {
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    const text = textOfSize(bytes, "");
+    const prepare = Task.prototype.prepare;
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    try {
+      for (let i = 0; i < runs * 2 + 20; i++) {
+        const on = i % 2 === 0;
+        Task.prototype.prepare = on ? prepare : function () {};
+        const t0 = performance.now();
+        const result = await tool.execute({ command: "create", path: `/memories/ab-${bytes}/${i}.md`, file_text: text });
+        if (i >= 20) add(samples, on ? "create with prepare" : "create without prepare", performance.now() - t0);
+        if (result.isError) throw new Error(String(result.content));
+      }
+    } finally {
+      Task.prototype.prepare = prepare;
+      tool.close();
+    }
+    return { bytes, runs, medians_ms: medians(samples) };
+  },
+
   /**
    * Where a small command's time goes beyond the floor: the package's `view` of a file, the
    * same requests through the package's IndexedDB layer alone (IndexedDbStorage's

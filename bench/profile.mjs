@@ -6,6 +6,7 @@
 //
 //   view    lead (a): view /memories over N files (default 10,000), part by part
 //   split   a small view: the package, its IndexedDB layer alone, and the floor
+//   prepare creates of 10 and 100 KB with Task.prepare on and off, alternately
 //   newest  lead (b): the newest-version read of every write, with and without it (floor)
 //   index   lead (c): the versions `content` index, with and without it (floor)
 //   events  the change events' BroadcastChannel post after a rename of 1,000 / 10,000 files
@@ -57,11 +58,14 @@ try {
     page.evaluate(([n, a]) => /** @type {any} */ (globalThis).probe[/** @type {string} */ (n)](a), [fn, arg]);
   const out = (/** @type {string} */ label, /** @type {unknown} */ value) => console.log(JSON.stringify({ probe: label, ...(/** @type {object} */ (value)) }, null, 1));
 
-  if (want.has("view") || want.has("newest") || want.has("cpu") || want.has("split")) {
+  if (want.has("view") || want.has("newest") || want.has("cpu") || want.has("split") || want.has("prepare")) {
     await call("prepare", { name: "probe-store", files });
     await page.evaluate(() => /** @type {any} */ (globalThis).bench.prepare({ name: "probe-docs", files: 100, fileBytes: 1024, docs: [1024, 102400], withFloor: false }));
   }
   if (want.has("view")) out("view", await call("viewBreakdown", { name: "probe-store", runs }));
+  if (want.has("prepare")) {
+    for (const bytes of [10 * 1024, 100 * 1024]) out("prepare", await call("prepareAB", { name: "probe-docs", runs: runs * 5, bytes }));
+  }
   if (want.has("split")) out("split", await call("viewSplit", { name: "probe-docs", path: "/doc-1KB.md", runs: runs * 10 }));
   if (want.has("newest")) out("newest", await call("newestCost", { name: "probe-docs", runs: runs * 4 }));
   if (want.has("index")) out("index", await call("contentIndexCost", { files: 1_000, dirFiles: 100, runs: runs * 2 }));

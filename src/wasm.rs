@@ -231,6 +231,12 @@ impl Task {
         self.mount
     }
 
+    /// Work that needs no read (hashing a create's text), for the host to call once it has
+    /// issued the first round's reads: it runs while storage works on them.
+    pub fn prepare(&mut self) {
+        self.inner.prepare();
+    }
+
     /// Whether the outcome is ready (no storage needed when it is at once).
     pub fn done(&self) -> bool {
         self.inner.outcome().is_some()

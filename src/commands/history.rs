@@ -1,6 +1,7 @@
 //! The writes of a change, with the version that records it (SPEC §5): every command that
 //! changes a memory goes through `History`, so no change escapes the log.
 
+use crate::engine::Prehashed;
 use crate::engine::{Context, Read, Snapshot, Write};
 use crate::record::{sha256_hex, Change, FileRecord, IdSource, VersionIds, VersionRecord};
 
@@ -34,6 +35,8 @@ pub struct History<'c> {
     writes: Vec<Write>,
     /// Times for the next record instead of now (an import keeps the bundle's).
     times: Option<(i64, i64)>,
+    /// A hash made while the first reads were out (`Task::prepare`).
+    prehashed: Option<Prehashed>,
 }
 
 /// The read every writing command makes in its first round, so that its version ids follow
@@ -50,6 +53,7 @@ impl<'c> History<'c> {
             clock: VersionIds::after(snap.newest_version_id(), cx.now),
             writes: Vec::new(),
             times: None,
+            prehashed: snap.prehashed(),
         }
     }
 
@@ -165,7 +169,9 @@ impl<'c> History<'c> {
                     id: version_id.clone(),
                     bytes: b.to_vec(),
                 });
-                let sha = sha.unwrap_or_else(|| sha256_hex(b));
+                let sha = sha
+                    .or_else(|| self.prehashed.as_ref().and_then(|p| p.of(b)))
+                    .unwrap_or_else(|| sha256_hex(b));
                 (version_id.clone(), b.len() as u64, sha)
             }
             Hashed::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),

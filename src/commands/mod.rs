@@ -68,6 +68,18 @@ impl Operation {
         }
     }
 
+    /// The bytes this operation will write as they are, if known before any read: a create's
+    /// text, a host write's bytes (a write policy may still rewrite them).
+    pub(crate) fn bytes_to_write(&self) -> Option<&[u8]> {
+        match self {
+            Operation::Tool(Ok(ToolCommand::Create { file_text, .. })) => {
+                Some(file_text.as_bytes())
+            }
+            Operation::HostWrite { bytes, .. } => Some(bytes),
+            _ => None,
+        }
+    }
+
     pub(crate) fn run(&self, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
         match self {
             Operation::Tool(Err(error)) => Err(Stop::Fail(error.clone())),

@@ -806,6 +806,7 @@ async function perform(handle, task, progress, beforeWrite) {
 
   /** @param {StorageTx} tx */
   const body = (tx) => {
+    let first = true;
     const round = () => {
       const reads = core(() => JSON.parse(task.reads()));
       let pending = reads.length;
@@ -832,6 +833,9 @@ async function perform(handle, task, progress, beforeWrite) {
       reads.forEach((/** @type {any} */ read, /** @type {number} */ index) => {
         issueRead(tx, read, index, task, answer, core, beforeWrite);
       });
+      // While storage answers the first round: the core's work that needs no read.
+      if (first && pending > 0) core(() => task.prepare());
+      first = false;
     };
     const next = () => {
       if (core(() => task.resume())) finish();
