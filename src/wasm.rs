@@ -316,11 +316,13 @@ impl Task {
 
     /// The bytes of `putContent` write number `index`.
     #[wasm_bindgen(js_name = writeBytes)]
-    pub fn write_bytes(&self, index: usize) -> Result<Vec<u8>, JsValue> {
+    pub fn write_bytes(&self, index: usize) -> Result<js_sys::Uint8Array, JsValue> {
+        // Copied once, from wasm memory into a new JS array (a `Vec` return would be copied
+        // twice: into the Vec, then out of it).
         self.inner
             .outcome()
             .and_then(|o| o.content_writes().nth(index))
-            .map(<[u8]>::to_vec)
+            .map(js_sys::Uint8Array::from)
             .ok_or_else(|| js_error(format!("no content write number {index}")))
     }
 }
