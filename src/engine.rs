@@ -7,9 +7,10 @@
 //! is safe, and each one needs at most two rounds.
 
 use crate::error::{ErrorCode, ToolError};
-use crate::json::{quote, Json, ObjectWriter};
+use crate::json::{quote, write_str, Json, ObjectWriter};
 use crate::listing::ListingEntry;
 use crate::record::{FileRecord, IdSource, VersionRecord};
+use crate::render::{cat, decimal, fill, push_decimal, signed};
 
 /// Limits and access, set by the host (SPEC §4).
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +57,10 @@ impl Config {
                 None => Ok(None),
                 Some(v) => match v.as_integer() {
                     Some(n) if n >= min && n <= 9_007_199_254_740_991 => Ok(Some(n)),
-                    _ => Err(format!("{name} must be a whole number of at least {min}")),
+                    _ => Err(fill(
+                        "{} must be a whole number of at least {}",
+                        &[name, &signed(min)],
+                    )),
                 },
             }
         };
@@ -66,7 +70,7 @@ impl Config {
                 Some(v) => v
                     .as_bool()
                     .map(Some)
-                    .ok_or(format!("{name} must be a boolean")),
+                    .ok_or_else(|| fill("{} must be a boolean", &[name])),
             }
         };
         if let Some(n) = count("maxFileBytes", 0)? {
@@ -147,13 +151,13 @@ impl Read {
     /// The read as JSON for the adapter.
     pub fn to_json(&self) -> String {
         match self {
-            Read::File(p) => format!("{{\"kind\":\"file\",\"path\":{}}}", quote(p)),
-            Read::Subtree(p) => format!("{{\"kind\":\"subtree\",\"path\":{}}}", quote(p)),
-            Read::HasChildren(p) => format!("{{\"kind\":\"hasChildren\",\"path\":{}}}", quote(p)),
+            Read::File(p) => fill("{\"kind\":\"file\",\"path\":{}}", &[&quote(p)]),
+            Read::Subtree(p) => fill("{\"kind\":\"subtree\",\"path\":{}}", &[&quote(p)]),
+            Read::HasChildren(p) => fill("{\"kind\":\"hasChildren\",\"path\":{}}", &[&quote(p)]),
             Read::Count => "{\"kind\":\"count\"}".to_string(),
-            Read::Content(id) => format!("{{\"kind\":\"content\",\"id\":{}}}", quote(id)),
-            Read::FileById(id) => format!("{{\"kind\":\"fileById\",\"id\":{}}}", quote(id)),
-            Read::Version(id) => format!("{{\"kind\":\"version\",\"id\":{}}}", quote(id)),
+            Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
+            Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
+            Read::Version(id) => fill("{\"kind\":\"version\",\"id\":{}}", &[&quote(id)]),
             Read::VersionsDesc {
                 memory,
                 below,
@@ -169,21 +173,22 @@ impl Read {
                 out
             }
             Read::VersionsBelow(id) => {
-                format!("{{\"kind\":\"versionsBelow\",\"id\":{}}}", quote(id))
+                fill("{\"kind\":\"versionsBelow\",\"id\":{}}", &[&quote(id)])
             }
-            Read::VersionsWithContent(key) => {
-                format!("{{\"kind\":\"versionsWithContent\",\"id\":{}}}", quote(key))
-            }
+            Read::VersionsWithContent(key) => fill(
+                "{\"kind\":\"versionsWithContent\",\"id\":{}}",
+                &[&quote(key)],
+            ),
             Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
             Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
-            Read::Listing(p) => format!("{{\"kind\":\"listing\",\"path\":{}}}", quote(p)),
-            Read::MountListing(n) => {
-                format!("{{\"kind\":\"listing\",\"path\":\"\",\"mount\":{n}}}")
-            }
-            Read::Policy { path, source, .. } => format!(
-                "{{\"kind\":\"policy\",\"path\":{},\"source\":{}}}",
-                quote(path),
-                quote(source)
+            Read::Listing(p) => fill("{\"kind\":\"listing\",\"path\":{}}", &[&quote(p)]),
+            Read::MountListing(n) => fill(
+                "{\"kind\":\"listing\",\"path\":\"\",\"mount\":{}}",
+                &[&decimal(*n as u64)],
+            ),
+            Read::Policy { path, source, .. } => fill(
+                "{\"kind\":\"policy\",\"path\":{},\"source\":{}}",
+                &[&quote(path), &quote(source)],
             ),
         }
     }
@@ -366,15 +371,19 @@ impl Outcome {
         match &self.content {
             Content::Text(t) if with_text => out.push_str(&quote(t)),
             Content::Text(_) => out.push_str("null"),
-            Content::Image { media_type, data } => out.push_str(&format!(
-                "[{{\"type\":\"image\",\"source\":{{\"type\":\"base64\",\"media_type\":{},\"data\":{}}}}}]",
-                quote(media_type),
-                quote(data)
+            Content::Image { media_type, data } => out.push_str(&fill(
+                "[{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":{},\"data\":{}}}]",
+                &[&quote(media_type), &quote(data)],
             )),
         }
-        out.push_str(&format!(",\"isError\":{}", self.is_error()));
+        out.push_str(if self.is_error() {
+            ",\"isError\":true"
+        } else {
+            ",\"isError\":false"
+        });
         if let Some(code) = self.error {
-            out.push_str(&format!(",\"code\":{}", quote(code.as_str())));
+            out.push_str(",\"code\":");
+            write_str(&mut out, code.as_str());
         }
         out.push_str(",\"writes\":[");
         let mut blobs = 0;
@@ -388,30 +397,34 @@ impl Outcome {
                     record.write_json(&mut out);
                     out.push('}');
                 }
-                Write::DeleteFile(path) => out.push_str(&format!(
-                    "{{\"op\":\"deleteFile\",\"path\":{}}}",
-                    quote(path)
-                )),
+                Write::DeleteFile(path) => {
+                    out.push_str("{\"op\":\"deleteFile\",\"path\":");
+                    write_str(&mut out, path);
+                    out.push('}');
+                }
                 Write::PutContent { id, .. } => {
-                    out.push_str(&format!(
-                        "{{\"op\":\"putContent\",\"id\":{},\"bytes\":{blobs}}}",
-                        quote(id)
-                    ));
+                    out.push_str("{\"op\":\"putContent\",\"id\":");
+                    write_str(&mut out, id);
+                    out.push_str(",\"bytes\":");
+                    push_decimal(&mut out, blobs, 0);
+                    out.push('}');
                     blobs += 1;
                 }
-                Write::DeleteContent(id) => out.push_str(&format!(
-                    "{{\"op\":\"deleteContent\",\"id\":{}}}",
-                    quote(id)
-                )),
+                Write::DeleteContent(id) => {
+                    out.push_str("{\"op\":\"deleteContent\",\"id\":");
+                    write_str(&mut out, id);
+                    out.push('}');
+                }
                 Write::PutVersion(record) => {
                     out.push_str("{\"op\":\"putVersion\",\"record\":");
                     record.write_json(&mut out);
                     out.push('}');
                 }
-                Write::DeleteVersion(id) => out.push_str(&format!(
-                    "{{\"op\":\"deleteVersion\",\"id\":{}}}",
-                    quote(id)
-                )),
+                Write::DeleteVersion(id) => {
+                    out.push_str("{\"op\":\"deleteVersion\",\"id\":");
+                    write_str(&mut out, id);
+                    out.push('}');
+                }
             }
         }
         out.push(']');
@@ -618,7 +631,7 @@ pub struct Context {
 impl Context {
     /// The tool path of store key `key`.
     pub fn tool_path(&self, key: &str) -> String {
-        format!("{}{key}", self.mount_prefix)
+        cat(&[&self.mount_prefix, key])
     }
 
     /// Whether the store is mounted below `/memories` rather than as `/memories` itself.

@@ -85,7 +85,9 @@ impl ToolError {
 
 impl std::fmt::Display for ToolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code.as_str(), self.message)
+        f.write_str(self.code.as_str())?;
+        f.write_str(": ")?;
+        f.write_str(&self.message)
     }
 }
 

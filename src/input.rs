@@ -3,6 +3,7 @@
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{Json, JsonNumber, JsonStr};
 use crate::path::MemoryPath;
+use crate::render::fill;
 
 /// A tool command whose parameters and paths have been checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -156,7 +157,10 @@ pub fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
         }
         other => Err(ToolError::new(
             ErrorCode::UnknownCommand,
-            format!("Error: Unknown command `{other}`. Valid commands are: {VALID_COMMANDS}"),
+            fill(
+                "Error: Unknown command `{}`. Valid commands are: {}",
+                &[other, VALID_COMMANDS],
+            ),
         )),
     }
 }
@@ -172,9 +176,9 @@ struct Params<'a> {
 
 impl<'a> Params<'a> {
     fn missing(&self, name: &str) -> ToolError {
-        invalid(format!(
-            "Error: Missing required parameter `{name}` for command `{}`",
-            self.command
+        invalid(fill(
+            "Error: Missing required parameter `{}` for command `{}`",
+            &[name, self.command],
         ))
     }
 
@@ -187,8 +191,9 @@ impl<'a> Params<'a> {
         match self.input.field(name) {
             None => Ok(None),
             Some(Json::Str(s)) => Ok(Some(s)),
-            Some(_) => Err(invalid(format!(
-                "Error: Parameter `{name}` must be a string"
+            Some(_) => Err(invalid(fill(
+                "Error: Parameter `{}` must be a string",
+                &[name],
             ))),
         }
     }
@@ -196,7 +201,7 @@ impl<'a> Params<'a> {
     fn integer(&self, name: &str) -> Result<JsonNumber, ToolError> {
         let value = self.input.field(name).ok_or_else(|| self.missing(name))?;
         integer(value)
-            .ok_or_else(|| invalid(format!("Error: Parameter `{name}` must be an integer")))
+            .ok_or_else(|| invalid(fill("Error: Parameter `{}` must be an integer", &[name])))
     }
 
     fn view_range(&self) -> Result<Option<[JsonNumber; 2]>, ToolError> {

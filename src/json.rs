@@ -37,7 +37,7 @@ impl JsonNumber {
     /// `JSON.stringify` that is the same text).
     pub fn shown(&self) -> String {
         match self.integer {
-            Some(n) if n.unsigned_abs() < 1_000_000_000_000_000 => n.to_string(),
+            Some(n) if n.unsigned_abs() < 1_000_000_000_000_000 => crate::render::signed(n),
             _ => self.text.clone(),
         }
     }
@@ -148,7 +148,7 @@ impl Json {
     pub fn int(n: i64) -> Json {
         Json::Number(JsonNumber {
             integer: Some(n),
-            text: n.to_string(),
+            text: crate::render::signed(n),
         })
     }
 
@@ -584,8 +584,8 @@ impl<'a> ObjectWriter<'a> {
     }
 
     pub fn int(&mut self, key: &str, value: i64) -> &mut Self {
-        let text = value.to_string();
-        self.raw(key, &text)
+        crate::render::push_signed(self.key(key), value);
+        self
     }
 
     /// An integer, or `null`.

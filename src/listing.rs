@@ -1,6 +1,6 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (SPEC §3 view).
 
-use crate::render::{format_size, push_size};
+use crate::render::{cat, fill, format_size, push_decimal, push_size};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -80,7 +80,7 @@ impl ListingEntry {
         let mut key = String::with_capacity(path.len() + 8);
         key.push_str(path);
         key.push('\0');
-        key.push_str(&size.to_string());
+        push_decimal(&mut key, size, 0);
         key
     }
 
@@ -156,9 +156,9 @@ pub fn render_tree(
             }
         }
     }
-    let mut out = format!(
-        "Here're the files and directories up to 2 levels deep in {raw_path}, excluding hidden items and node_modules:\n{}\t{shown_path}",
-        format_size(root.size)
+    let mut out = fill(
+        "Here're the files and directories up to 2 levels deep in {}, excluding hidden items and node_modules:\n{}\t{}",
+        &[raw_path, &format_size(root.size), shown_path],
     );
     push_entries(&mut out, &mut root, shown_path, 1);
     out
@@ -187,7 +187,7 @@ fn push_entries(out: &mut String, entry: &mut Entry, base: &str, depth: usize) {
         if child.is_dir {
             out.push('/');
             if depth < 2 {
-                let path = format!("{base}/{name}");
+                let path = cat(&[base, "/", name]);
                 push_entries(out, &mut child, &path, depth + 1);
             }
         }

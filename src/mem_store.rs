@@ -150,8 +150,8 @@ impl MemStore {
 
     /// Records with keys in `[key + "/", key + "0")`.
     fn below<'a>(&'a self, key: &str) -> impl Iterator<Item = &'a FileRecord> + 'a {
-        let start = format!("{key}/");
-        let end = format!("{key}0");
+        let start = crate::render::cat(&[key, "/"]);
+        let end = crate::render::cat(&[key, "0"]);
         self.files.range(start..end).map(|(_, r)| r)
     }
 

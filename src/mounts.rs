@@ -9,6 +9,7 @@ use crate::error::{ErrorCode, ToolError};
 use crate::input::ToolCommand;
 use crate::json::Json;
 use crate::path::{MemoryPath, MOUNT};
+use crate::render::{cat, decimal, fill};
 
 /// The most stores one tool mounts.
 pub const MAX_MOUNTS: usize = 8;
@@ -74,7 +75,10 @@ impl Mounts {
             return Err("mounts must be a list".into());
         };
         if items.is_empty() || items.len() > MAX_MOUNTS {
-            return Err(format!("a tool mounts 1 to {MAX_MOUNTS} stores"));
+            return Err(fill(
+                "a tool mounts 1 to {} stores",
+                &[&decimal(MAX_MOUNTS as u64)],
+            ));
         }
         let mut mounts = Vec::with_capacity(items.len());
         for item in items {
@@ -84,10 +88,10 @@ impl Mounts {
                 .unwrap_or("")
                 .to_string();
             if slug.is_empty() || slug != self::slug(&slug) {
-                return Err(format!("mount slug \"{slug}\" is not a slug"));
+                return Err(fill("mount slug \"{}\" is not a slug", &[&slug]));
             }
             if mounts.iter().any(|m: &Mount| m.slug == slug) {
-                return Err(format!("two mounts share the slug {slug}"));
+                return Err(fill("two mounts share the slug {}", &[&slug]));
             }
             let config = Config::from_json(&crate::record::write_value(item))?;
             mounts.push(Mount { slug, config });
@@ -115,7 +119,7 @@ impl Mounts {
     /// The tool path of mount `index`'s root.
     pub fn prefix(&self, index: usize) -> String {
         match self.mounts.get(index) {
-            Some(m) if self.mounts.len() > 1 => format!("{MOUNT}/{}", m.slug),
+            Some(m) if self.mounts.len() > 1 => cat(&[MOUNT, "/", &m.slug]),
             _ => MOUNT.to_string(),
         }
     }
@@ -140,14 +144,13 @@ impl Mounts {
         let list: Vec<String> = self
             .mounts
             .iter()
-            .map(|m| format!("{MOUNT}/{}/", m.slug))
+            .map(|m| cat(&[MOUNT, "/", &m.slug, "/"]))
             .collect();
         ToolError::new(
             ErrorCode::PathConflict,
-            format!(
-                "Error: Cannot {verb} {}: /memories holds only the memory stores {}; use a path inside one of them",
-                path.raw(),
-                list.join(", ")
+            fill(
+                "Error: Cannot {} {}: /memories holds only the memory stores {}; use a path inside one of them",
+                &[verb, path.raw(), &list.join(", ")],
             ),
         )
     }
@@ -181,9 +184,9 @@ impl Mounts {
                 ),
                 Some(_) => done(ToolError::new(
                     ErrorCode::PathConflict,
-                    format!(
+                    fill(
                         "Error: Cannot write {}: it is a mounted memory store; write a file inside it",
-                        path.raw()
+                        &[path.raw()],
                     ),
                 )),
                 None => done(self.outside(&path, "write")),
@@ -214,7 +217,7 @@ impl Mounts {
                 Some((i, path)) => Ok((i, ToolCommand::Create { path, file_text })),
                 None if path.is_root() => Err(ToolError::new(
                     ErrorCode::AlreadyExists,
-                    format!("Error: File {} already exists", path.raw()),
+                    fill("Error: File {} already exists", &[path.raw()]),
                 )),
                 None => Err(self.outside(&path, "create")),
             },
@@ -281,9 +284,9 @@ impl Mounts {
                 if old.is_root() {
                     return Err(ToolError::new(
                         ErrorCode::RootProtected,
-                        format!(
+                        fill(
                             "Error: Cannot rename the mount {} itself",
-                            self.prefix(from)
+                            &[&self.prefix(from)],
                         ),
                     ));
                 }
@@ -291,15 +294,14 @@ impl Mounts {
                     Some((to, new)) if to == from => Ok((from, ToolCommand::Rename { old_path: old, new_path: new })),
                     Some(_) => Err(ToolError::new(
                         ErrorCode::PathConflict,
-                        format!(
+                        fill(
                             "Error: Cannot move {} to {}: they are in different memory stores; create the file in the other store and delete this one",
-                            old_path.raw(),
-                            new_path.raw()
+                            &[old_path.raw(), new_path.raw()],
                         ),
                     )),
                     None if new_path.is_root() => Err(ToolError::new(
                         ErrorCode::AlreadyExists,
-                        format!("Error: The destination {} already exists", new_path.raw()),
+                        fill("Error: The destination {} already exists", &[new_path.raw()]),
                     )),
                     None => Err(self.outside(&new_path, "rename to")),
                 }
@@ -334,9 +336,9 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
     if items.len() > MAX_MOUNTS {
         return Err(bad(
             ErrorCode::TooManyMounts,
-            format!(
-                "A session mounts at most {MAX_MOUNTS} memory stores; {} were given",
-                items.len()
+            fill(
+                "A session mounts at most {} memory stores; {} were given",
+                &[&decimal(MAX_MOUNTS as u64), &decimal(items.len() as u64)],
             ),
         ));
     }
@@ -361,8 +363,9 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
             other => {
                 return Err(bad(
                     ErrorCode::InvalidOptions,
-                    format!(
-                        "the access of a mount is \"read_write\" or \"read_only\", not \"{other}\""
+                    fill(
+                        "the access of a mount is \"read_write\" or \"read_only\", not \"{}\"",
+                        &[other],
                     ),
                 ))
             }
@@ -381,29 +384,27 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
         if length > MAX_INSTRUCTIONS {
             return Err(bad(
                 ErrorCode::InvalidOptions,
-                format!(
+                fill(
                     "The instructions for memory store \"{}\" are {} characters long; at most {} are allowed",
-                    store.name,
-                    group(length as u64),
-                    group(MAX_INSTRUCTIONS as u64)
+                    &[&store.name, &group(length as u64), &group(MAX_INSTRUCTIONS as u64)],
                 ),
             ));
         }
         if store.archived_at.is_some() && !read_only {
             return Err(bad(
                 ErrorCode::Archived,
-                format!(
+                fill(
                     "Memory store \"{}\" ({}) is archived: it can only be mounted read_only",
-                    store.name, store.id
+                    &[&store.name, &store.id],
                 ),
             ));
         }
         if let Some((other, _, _)) = planned.iter().find(|(s, _, _)| s.id == store.id) {
             return Err(bad(
                 ErrorCode::SlugConflict,
-                format!(
+                fill(
                     "Memory store \"{}\" ({}) is mounted twice",
-                    other.name, other.id
+                    &[&other.name, &other.id],
                 ),
             ));
         }
@@ -413,9 +414,9 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
         {
             return Err(bad(
                 ErrorCode::SlugConflict,
-                format!(
+                fill(
                     "Memory stores \"{}\" ({}) and \"{}\" ({}) would both mount at /memories/{}/; rename one of them",
-                    other.name, other.id, store.name, store.id, slug(&store.name)
+                    &[&other.name, &other.id, &store.name, &store.id, &slug(&store.name)],
                 ),
             ));
         }
@@ -453,9 +454,9 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
         let mount = crate::record::write_value(&Json::Object(members));
         engine.push_str(&mount);
         let path = if several {
-            format!("{MOUNT}/{}/", slug(&store.name))
+            cat(&[MOUNT, "/", &slug(&store.name), "/"])
         } else {
-            format!("{MOUNT}/")
+            cat(&[MOUNT, "/"])
         };
         crate::json::ObjectWriter::new(&mut prompt)
             .str("id", &store.id)
@@ -476,7 +477,7 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
     }
     engine.push_str("]}");
     prompt.push(']');
-    Ok(format!("{{\"engine\":{engine},\"prompt\":{prompt}}}"))
+    Ok(fill("{\"engine\":{},\"prompt\":{}}", &[&engine, &prompt]))
 }
 
 /// The actor with the mount it wrote through (`"mount_path":"/memories/notes/"`), so versions
@@ -485,10 +486,7 @@ pub fn actor_in_mount(actor: &str, prefix: &str) -> String {
     match Json::parse(actor) {
         Some(Json::Object(mut members)) => {
             if !members.iter().any(|(k, _)| k == "mount_path") {
-                members.push((
-                    "mount_path".to_string(),
-                    Json::string(&format!("{prefix}/")),
-                ));
+                members.push(("mount_path".to_string(), Json::string(&cat(&[prefix, "/"]))));
             }
             crate::record::write_value(&Json::Object(members))
         }
@@ -518,21 +516,25 @@ pub fn system_prompt(mounts: &[MountInfo]) -> String {
         ", in these memory stores:\n"
     });
     for mount in mounts {
-        out.push_str(&format!(
+        out.push_str(&fill(
             "\n- {}/ — \"{}\" ({})",
-            mount.path.trim_end_matches('/'),
-            mount.name,
-            if mount.read_only {
-                "read only: you can view it but not change it"
-            } else {
-                "read and write"
-            }
+            &[
+                mount.path.trim_end_matches('/'),
+                &mount.name,
+                if mount.read_only {
+                    "read only: you can view it but not change it"
+                } else {
+                    "read and write"
+                },
+            ],
         ));
         if !mount.description.trim().is_empty() {
-            out.push_str(&format!("\n  Description: {}", mount.description.trim()));
+            out.push_str("\n  Description: ");
+            out.push_str(mount.description.trim());
         }
         if !mount.instructions.trim().is_empty() {
-            out.push_str(&format!("\n  Instructions: {}", mount.instructions.trim()));
+            out.push_str("\n  Instructions: ");
+            out.push_str(mount.instructions.trim());
         }
     }
     out.push_str("\n\nView your memory before you start a task, and keep what you learn there, in the store it belongs to.");

@@ -5,7 +5,7 @@
 //! key. Keys are in Unicode NFC, so one name has one spelling.
 
 use crate::error::{ErrorCode, ToolError};
-use crate::render::group;
+use crate::render::{cat, fill, group};
 
 /// Where the tool mounts the store.
 pub const MOUNT: &str = "/memories";
@@ -33,7 +33,10 @@ impl MemoryPath {
         let Some(rest) = rest else {
             return Err(ToolError::new(
                 ErrorCode::InvalidPath,
-                format!("Error: Path must be /memories or start with /memories/, got: {raw}"),
+                fill(
+                    "Error: Path must be /memories or start with /memories/, got: {}",
+                    &[raw],
+                ),
             ));
         };
         let trailing_slash = rest.ends_with('/');
@@ -45,11 +48,11 @@ impl MemoryPath {
         check_segments(&segments, lone_surrogate, raw.len()).map_err(|problem| match problem {
             SegmentProblem::Escape => ToolError::new(
                 ErrorCode::InvalidPath,
-                format!("Error: Path {raw} would escape /memories directory"),
+                fill("Error: Path {} would escape /memories directory", &[raw]),
             ),
             SegmentProblem::Invalid(reason) => ToolError::new(
                 ErrorCode::InvalidPath,
-                format!("Error: Invalid path {raw}: {reason}"),
+                fill("Error: Invalid path {}: {}", &[raw, &reason]),
             ),
         })?;
         let mut key = String::with_capacity(rest.len());
@@ -63,9 +66,9 @@ impl MemoryPath {
         if MOUNT.len() + key.len() > MAX_PATH_BYTES {
             return Err(ToolError::new(
                 ErrorCode::InvalidPath,
-                format!(
-                    "Error: Invalid path {raw}: longer than {} bytes",
-                    group(MAX_PATH_BYTES as u64)
+                fill(
+                    "Error: Invalid path {}: longer than {} bytes",
+                    &[raw, &group(MAX_PATH_BYTES as u64)],
                 ),
             ));
         }
@@ -143,7 +146,7 @@ pub fn ancestor_keys(key: &str) -> Vec<String> {
 
 /// The tool path of a store key.
 pub fn tool_path(key: &str) -> String {
-    format!("{MOUNT}{key}")
+    cat(&[MOUNT, key])
 }
 
 /// Checks a store path prefix for listings: `/` or `/a/b/` (SPEC §5). Returns the key of the
@@ -152,7 +155,7 @@ pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
     let invalid = |why: String| {
         ToolError::new(
             ErrorCode::InvalidPath,
-            format!("Invalid path_prefix {raw}: {why}"),
+            fill("Invalid path_prefix {}: {}", &[raw, &why]),
         )
     };
     if !raw.starts_with('/') || !raw.ends_with('/') {
@@ -167,7 +170,7 @@ pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
         SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
         SegmentProblem::Invalid(reason) => invalid(reason),
     })?;
-    Ok(nfc(&format!("/{inner}")))
+    Ok(nfc(&cat(&["/", inner])))
 }
 
 /// Checks a store path as hosts write it (`/notes/todo.md`, SPEC §5) and returns its key. The
@@ -179,8 +182,12 @@ pub fn parse_store_path(raw: &str) -> Result<String, ToolError> {
 /// `parse_store_path` for a string that held half a surrogate pair when `lone_surrogate` is set
 /// (refused, as in tool paths).
 pub fn parse_store_path_checked(raw: &str, lone_surrogate: bool) -> Result<String, ToolError> {
-    let invalid =
-        |why: String| ToolError::new(ErrorCode::InvalidPath, format!("Invalid path {raw}: {why}"));
+    let invalid = |why: String| {
+        ToolError::new(
+            ErrorCode::InvalidPath,
+            fill("Invalid path {}: {}", &[raw, &why]),
+        )
+    };
     let Some(inner) = raw.strip_prefix('/') else {
         return Err(invalid("it must start with '/'".to_string()));
     };
@@ -253,9 +260,9 @@ fn check_segments(
         return invalid("percent-encoded '.', '/', '\\' or control characters are not allowed");
     }
     if raw_bytes > MAX_PATH_BYTES {
-        return Err(SegmentProblem::Invalid(format!(
+        return Err(SegmentProblem::Invalid(fill(
             "longer than {} bytes",
-            group(MAX_PATH_BYTES as u64)
+            &[&group(MAX_PATH_BYTES as u64)],
         )));
     }
     Ok(())

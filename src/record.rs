@@ -1,6 +1,7 @@
 //! What a store holds per file, and the host-side values the core derives: ids, hashes, times.
 
 use crate::json::{Json, ObjectWriter, Scalar};
+use crate::render::{cat, push_zero_padded};
 use sha2::{Digest, Sha256};
 
 /// A file's metadata, keyed by its store path. Its bytes are stored apart, under `content` (the
@@ -315,10 +316,12 @@ pub fn write_value(value: &Json) -> String {
 
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(bytes);
     let mut out = String::with_capacity(64);
     for b in digest.iter() {
-        out.push_str(&format!("{b:02x}"));
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 15)]));
     }
     out
 }
@@ -384,20 +387,20 @@ impl VersionIds {
         let stamp = self.next_stamp;
         self.next_stamp += 1;
         let random = ids.next("");
-        format!(
-            "memver_{}{}",
-            base32_fixed(stamp, 13),
-            random.get(..8).unwrap_or("")
-        )
+        cat(&[
+            "memver_",
+            &base32_fixed(stamp, 13),
+            random.get(..8).unwrap_or(""),
+        ])
     }
 }
 
 /// The smallest version id written at or after `ms`: a bound for time-range queries.
 pub fn version_id_floor(ms: i64) -> String {
-    format!(
-        "memver_{}",
-        base32_fixed((ms.max(0) as u64) << SEQUENCE_BITS, 13)
-    )
+    cat(&[
+        "memver_",
+        &base32_fixed((ms.max(0) as u64) << SEQUENCE_BITS, 13),
+    ])
 }
 
 const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
@@ -433,13 +436,28 @@ pub fn rfc3339(ms: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
+    // As `{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z` would write it (a negative
+    // year keeps its sign in the four columns); all but the year are below 1000 and not negative.
+    let mut out = String::with_capacity(24);
+    if year < 0 {
+        out.push('-');
+        push_zero_padded(&mut out, year.unsigned_abs(), 3);
+    } else {
+        push_zero_padded(&mut out, year as u64, 4);
+    }
+    for (separator, value, width) in [
+        ('-', month, 2),
+        ('-', day, 2),
+        ('T', rem / 3_600_000, 2),
+        (':', rem / 60_000 % 60, 2),
+        (':', rem / 1000 % 60, 2),
+        ('.', rem % 1000, 3),
+    ] {
+        out.push(separator);
+        push_zero_padded(&mut out, value as u64, width);
+    }
+    out.push('Z');
+    out
 }
 
 /// Parses RFC 3339 UTC time (`2026-11-29T21:41:14Z`, with optional fraction, `Z` or
@@ -469,9 +487,11 @@ pub fn parse_rfc3339(text: &str) -> Option<i64> {
     if !fraction.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let millis: i64 = format!("{:0<3}", fraction.get(..3).unwrap_or(fraction))
-        .parse()
-        .ok()?;
+    // The first three digits, padded on the right with zeros: milliseconds.
+    let head = fraction.as_bytes();
+    let millis = (0..3).fold(0i64, |value, i| {
+        value * 10 + head.get(i).map_or(0, |b| i64::from(b - b'0'))
+    });
     // Howard Hinnant's days-from-civil algorithm.
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
@@ -562,6 +582,65 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(rfc3339(1_796_161_274_123), "2026-12-01T21:41:14.123Z");
         assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        // Years outside 0..=9999 as `{year:04}` writes them: the sign within the four columns.
+        assert_eq!(rfc3339(-62_167_219_200_000), "0000-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(-62_167_219_200_001), "-001-12-31T23:59:59.999Z");
+        assert_eq!(rfc3339(253_402_300_800_000), "10000-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn times_as_format_wrote_them() {
+        fn formatted(ms: i64) -> String {
+            let days = ms.div_euclid(86_400_000);
+            let rem = ms.rem_euclid(86_400_000);
+            let z = days + 719_468;
+            let era = z.div_euclid(146_097);
+            let doe = z.rem_euclid(146_097);
+            let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+            let mp = (5 * doy + 2) / 153;
+            let day = doy - (153 * mp + 2) / 5 + 1;
+            let month = if mp < 10 { mp + 3 } else { mp - 9 };
+            let year = yoe + era * 400 + i64::from(month <= 2);
+            format!(
+                "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+                rem / 3_600_000,
+                rem / 60_000 % 60,
+                rem / 1000 % 60,
+                rem % 1000
+            )
+        }
+        let mut ms: i64 = -400_000_000_000_000;
+        while ms < 400_000_000_000_000 {
+            assert_eq!(rfc3339(ms), formatted(ms), "{ms}");
+            ms += 9_876_543_210_987;
+        }
+        for ms in [
+            -62_167_219_200_001,
+            -62_135_596_800_001,
+            -1,
+            0,
+            1,
+            999,
+            86_399_999,
+        ] {
+            assert_eq!(rfc3339(ms), formatted(ms), "{ms}");
+        }
+    }
+
+    #[test]
+    fn fractions_give_milliseconds() {
+        for (fraction, ms) in [
+            ("", 0),
+            (".1", 100),
+            (".12", 120),
+            (".123", 123),
+            (".1239", 123),
+        ] {
+            let text = ["1970-01-01T00:00:00", fraction, "Z"].concat();
+            assert_eq!(parse_rfc3339(&text), Some(ms), "{text}");
+        }
     }
 
     #[test]

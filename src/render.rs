@@ -1,8 +1,63 @@
 //! Text the model reads: grouped numbers, sizes, numbered lines and the long-view cut (SPEC §3).
 
+/// The pieces joined into one String, with one allocation and no formatting machinery: the
+/// wasm build keeps `core::fmt` out of its messages this way (`format!` costs kilobytes).
+pub fn cat(pieces: &[&str]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for piece in pieces {
+        out.push_str(piece);
+    }
+    out
+}
+
+/// `template` with each `{}` replaced by the next of `args`, in order: `format!` for text
+/// pieces, without `core::fmt` (which costs the wasm kilobytes). A message stays one readable
+/// pattern: `fill("Error: The path {} does not exist", &[path])`. Numbers go in as
+/// `&decimal(n)`. Nothing else in the template is special; `args` are copied as they are.
+pub fn fill(template: &str, args: &[&str]) -> String {
+    debug_assert_eq!(
+        template.matches("{}").count(),
+        args.len(),
+        "placeholders and arguments of {template:?}"
+    );
+    let mut out =
+        String::with_capacity(template.len() + args.iter().map(|a| a.len()).sum::<usize>());
+    let mut args = args.iter();
+    let mut rest = template;
+    while let Some(at) = rest.as_bytes().windows(2).position(|w| w == b"{}") {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        out.push_str(args.next().copied().unwrap_or_default());
+        rest = rest.get(at + 2..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `n` in decimal, like `n.to_string()` without `core::fmt`.
+pub fn decimal(n: u64) -> String {
+    let mut out = String::with_capacity(20);
+    push_decimal(&mut out, n, 0);
+    out
+}
+
+/// A signed `n` in decimal, like `n.to_string()` without `core::fmt`.
+pub fn signed(n: i64) -> String {
+    let mut out = String::with_capacity(20);
+    push_signed(&mut out, n);
+    out
+}
+
+/// `signed`, appended to `out`.
+pub fn push_signed(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_decimal(out, n.unsigned_abs(), 0);
+}
+
 /// `n` with `,` between groups of three digits: `102,401`.
 pub fn group(n: u64) -> String {
-    let digits = n.to_string();
+    let digits = decimal(n);
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -45,7 +100,17 @@ pub fn push_size(out: &mut String, bytes: u64) {
 /// Appends `n` in decimal, right-aligned with spaces to at least `width` columns (at most
 /// 20), with no allocation and no formatting machinery: listings and views write one per line.
 pub fn push_decimal(out: &mut String, n: u64, width: usize) {
-    let mut buf = [b' '; 20];
+    push_digits(out, n, width, b' ');
+}
+
+/// Appends `n` in decimal with leading zeros to at least `width` digits (at most 20), as
+/// `{:0width$}` writes it: times and dates.
+pub fn push_zero_padded(out: &mut String, n: u64, width: usize) {
+    push_digits(out, n, width, b'0');
+}
+
+fn push_digits(out: &mut String, n: u64, width: usize, pad: u8) {
+    let mut buf = [pad; 20];
     let mut start = buf.len();
     let mut rest = n;
     while let Some(slot) = start.checked_sub(1).and_then(|i| buf.get_mut(i)) {
@@ -99,19 +164,26 @@ pub fn numbered_lines(lines: &[&str], first: usize, total: usize, max_chars: usi
         let keep = max_chars.saturating_sub(NUMBER_WIDTH + 1);
         let end = line.char_indices().nth(keep).map_or(line.len(), |(i, _)| i);
         numbered_line(&mut out, first, line.get(..end).unwrap_or(line));
-        out.push_str(&format!(
-            "\n[Truncated: line {first} is {} characters long and was cut after {}; lines longer than {} characters cannot be shown whole.]",
-            group(line.chars().count() as u64),
-            group(keep as u64),
-            group(max_chars as u64),
+        out.push_str(&fill(
+            "\n[Truncated: line {} is {} characters long and was cut after {}; lines longer than {} characters cannot be shown whole.]",
+            &[
+                &decimal(first as u64),
+                &group(line.chars().count() as u64),
+                &group(keep as u64),
+                &group(max_chars as u64),
+            ],
         ));
         return out;
     }
     let last = first + shown - 1;
-    out.push_str(&format!(
-        "\n[Truncated: showing lines {first}-{last} of {}. Use view_range [{}, -1] to read on.]",
-        group(total as u64),
-        last + 1
+    out.push_str(&fill(
+        "\n[Truncated: showing lines {}-{} of {}. Use view_range [{}, -1] to read on.]",
+        &[
+            &decimal(first as u64),
+            &decimal(last as u64),
+            &group(total as u64),
+            &decimal(last as u64 + 1),
+        ],
     ));
     out
 }
@@ -168,6 +240,43 @@ pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_pieces_as_format_writes_them() {
+        assert_eq!(cat(&[]), "");
+        assert_eq!(cat(&["/memories", "/", "notes"]), "/memories/notes");
+        assert_eq!(fill("no placeholder", &[]), "no placeholder");
+        assert_eq!(fill("{}", &["x"]), "x");
+        assert_eq!(
+            fill("Error: The path {} does not exist", &["/memories/{}"]),
+            "Error: The path /memories/{} does not exist"
+        );
+        assert_eq!(
+            fill("{\"kind\":\"file\",\"path\":{}}", &["\"/a\""]),
+            r#"{"kind":"file","path":"/a"}"#
+        );
+        assert_eq!(fill("{}-{} of {}.", &["1", "2", "3"]), "1-2 of 3.");
+        for n in [0, 1, 9, 10, 99, 100, 12_345, u64::MAX] {
+            assert_eq!(decimal(n), n.to_string());
+        }
+        for n in [0, 1, -1, 42, -42, i64::MAX, i64::MIN] {
+            assert_eq!(signed(n), n.to_string());
+        }
+        for (n, width) in [
+            (0, 0),
+            (0, 2),
+            (7, 2),
+            (42, 2),
+            (7, 3),
+            (123, 3),
+            (1234, 3),
+            (5, 4),
+        ] {
+            let mut out = String::new();
+            push_zero_padded(&mut out, n, width);
+            assert_eq!(out, format!("{n:0width$}"));
+        }
+    }
 
     #[test]
     fn groups() {

@@ -3,7 +3,9 @@
 
 use crate::commands::Operation;
 use crate::engine::{Answer, Context, Outcome, Read};
+use crate::json::quote;
 use crate::mounts::{Mounts, Routed};
+use crate::render::{cat, decimal, fill};
 use wasm_bindgen::prelude::*;
 
 fn js_error(message: impl Into<String>) -> JsValue {
@@ -31,11 +33,10 @@ pub fn slug(name: &str) -> String {
 #[wasm_bindgen(js_name = planMounts)]
 pub fn plan_mounts(request_json: &str) -> String {
     match crate::mounts::plan_mounts(request_json) {
-        Ok(plan) => format!("{{\"ok\":{plan}}}"),
-        Err(e) => format!(
-            "{{\"error\":{{\"code\":{},\"message\":{}}}}}",
-            crate::json::quote(e.code.as_str()),
-            crate::json::quote(&e.message)
+        Ok(plan) => fill("{\"ok\":{}}", &[&plan]),
+        Err(e) => fill(
+            "{\"error\":{\"code\":{},\"message\":{}}}",
+            &[&quote(e.code.as_str()), &quote(&e.message)],
         ),
     }
 }
@@ -178,7 +179,7 @@ impl Engine {
         if mount >= self.mounts.len() {
             return self.done(Outcome::failure(crate::error::ToolError::new(
                 crate::error::ErrorCode::InvalidInput,
-                format!("no mount number {mount}"),
+                fill("no mount number {}", &[&decimal(mount as u64)]),
             )));
         }
         self.task(
@@ -245,18 +246,23 @@ impl Task {
     /// This round's reads as a JSON array.
     pub fn reads(&self) -> String {
         let reads: Vec<String> = self.inner.reads().iter().map(Read::to_json).collect();
-        format!("[{}]", reads.join(","))
+        cat(&["[", &reads.join(","), "]"])
     }
 
     /// Answers read `index` with JSON (a record or null, an array of records, a boolean, a count).
     pub fn supply(&mut self, index: usize, json: &str) -> Result<(), JsValue> {
-        let read = self
-            .inner
-            .reads()
-            .get(index)
-            .ok_or_else(|| js_error(format!("no read number {index} in this round")))?;
-        let answer = Answer::from_json(read, json)
-            .ok_or_else(|| js_error(format!("the answer to read {index} is malformed")))?;
+        let read = self.inner.reads().get(index).ok_or_else(|| {
+            js_error(fill(
+                "no read number {} in this round",
+                &[&decimal(index as u64)],
+            ))
+        })?;
+        let answer = Answer::from_json(read, json).ok_or_else(|| {
+            js_error(fill(
+                "the answer to read {} is malformed",
+                &[&decimal(index as u64)],
+            ))
+        })?;
         self.inner.supply(index, answer);
         Ok(())
     }
@@ -264,8 +270,12 @@ impl Task {
     /// `supply` with the answer as UTF-8 bytes (see `startUtf8`).
     #[wasm_bindgen(js_name = supplyUtf8)]
     pub fn supply_utf8(&mut self, index: usize, answer: &[u8]) -> Result<(), JsValue> {
-        let text = std::str::from_utf8(answer)
-            .map_err(|_| js_error(format!("the answer to read {index} is not UTF-8")))?;
+        let text = std::str::from_utf8(answer).map_err(|_| {
+            js_error(fill(
+                "the answer to read {} is not UTF-8",
+                &[&decimal(index as u64)],
+            ))
+        })?;
         self.supply(index, text)
     }
 
@@ -281,7 +291,7 @@ impl Task {
         self.inner
             .read_bytes(index)
             .map(<[u8]>::to_vec)
-            .ok_or_else(|| js_error(format!("read {index} carries no bytes")))
+            .ok_or_else(|| js_error(fill("read {} carries no bytes", &[&decimal(index as u64)])))
     }
 
     /// Runs the command on with the answers; true when the outcome is ready.
@@ -323,6 +333,11 @@ impl Task {
             .outcome()
             .and_then(|o| o.content_writes().nth(index))
             .map(js_sys::Uint8Array::from)
-            .ok_or_else(|| js_error(format!("no content write number {index}")))
+            .ok_or_else(|| {
+                js_error(fill(
+                    "no content write number {}",
+                    &[&decimal(index as u64)],
+                ))
+            })
     }
 }

@@ -14,7 +14,7 @@ use crate::record::{
     parse_rfc3339, rfc3339, sha256_hex, write_content_members, write_value, Change, FileRecord,
     VersionRecord,
 };
-use crate::render::{base64_decode, group};
+use crate::render::{base64_decode, cat, decimal, fill, group, signed};
 use std::collections::{HashMap, HashSet};
 
 /// The bundle's `format`.
@@ -158,36 +158,37 @@ fn content_of(item: &Json, what: &str) -> Result<Option<Vec<u8>>, ToolError> {
         (Some(Json::Str(s)), _) => Ok(Some(s.text.clone().into_bytes())),
         (None, Some(Json::Str(s))) => base64_decode(&s.text)
             .map(Some)
-            .ok_or_else(|| invalid(format!("{what}: content_base64 is not base64"))),
+            .ok_or_else(|| invalid(fill("{}: content_base64 is not base64", &[what]))),
         (None, None) => Ok(None),
-        _ => Err(invalid(format!("{what}: content must be a string"))),
+        _ => Err(invalid(fill("{}: content must be a string", &[what]))),
     }
 }
 
 fn text_field<'j>(item: &'j Json, key: &str, what: &str) -> Result<&'j str, ToolError> {
     item.field(key)
         .and_then(Json::as_str)
-        .ok_or_else(|| invalid(format!("{what}: `{key}` is missing or not a string")))
+        .ok_or_else(|| invalid(fill("{}: `{}` is missing or not a string", &[what, key])))
 }
 
 fn time_field(item: &Json, key: &str, what: &str) -> Result<i64, ToolError> {
     parse_rfc3339(text_field(item, key, what)?)
-        .ok_or_else(|| invalid(format!("{what}: `{key}` is not an RFC 3339 time")))
+        .ok_or_else(|| invalid(fill("{}: `{}` is not an RFC 3339 time", &[what, key])))
 }
 
 /// The bytes' hash and size must be the ones the bundle states.
 fn check_digest(bytes: &[u8], item: &Json, what: &str) -> Result<String, ToolError> {
     let sha = sha256_hex(bytes);
     if item.field("content_sha256").and_then(Json::as_str) != Some(sha.as_str()) {
-        return Err(invalid(format!(
-            "{what}: content_sha256 does not match its content"
+        return Err(invalid(fill(
+            "{}: content_sha256 does not match its content",
+            &[what],
         )));
     }
     if let Some(size) = item.field("content_size_bytes").and_then(Json::as_integer) {
         if size != bytes.len() as i64 {
-            return Err(invalid(format!(
-                "{what}: content_size_bytes is {size}, its content has {} bytes",
-                bytes.len()
+            return Err(invalid(fill(
+                "{}: content_size_bytes is {}, its content has {} bytes",
+                &[what, &signed(size), &decimal(bytes.len() as u64)],
             )));
         }
     }
@@ -198,8 +199,9 @@ impl Bundle {
     /// Checks a bundle: its format, every path, every hash, no duplicates, a tree.
     pub fn parse(json: &Json) -> Result<Bundle, ToolError> {
         if json.field("format").and_then(Json::as_str) != Some(FORMAT) {
-            return Err(invalid(format!(
-                "not a bundle: `format` must be \"{FORMAT}\""
+            return Err(invalid(fill(
+                "not a bundle: `format` must be \"{}\"",
+                &[FORMAT],
             )));
         }
         if json.field("format_version").and_then(Json::as_integer) != Some(1) {
@@ -213,16 +215,16 @@ impl Bundle {
         let mut memories = Vec::with_capacity(items.len());
         let (mut ids, mut keys) = (HashSet::new(), HashSet::new());
         for (i, item) in items.iter().enumerate() {
-            let what = format!("memory {i}");
+            let what = fill("memory {}", &[&decimal(i as u64)]);
             let id = text_field(item, "id", &what)?.to_string();
             let key = parse_store_path(text_field(item, "path", &what)?)
-                .map_err(|e| invalid(format!("{what}: {}", e.message)))?;
-            let what = format!("memory {i} ({key})");
+                .map_err(|e| invalid(fill("{}: {}", &[&what, &e.message])))?;
+            let what = fill("memory {} ({})", &[&decimal(i as u64), &key]);
             let bytes = content_of(item, &what)?
-                .ok_or_else(|| invalid(format!("{what}: it has no content")))?;
+                .ok_or_else(|| invalid(fill("{}: it has no content", &[&what])))?;
             let sha256 = check_digest(&bytes, item, &what)?;
             if !ids.insert(id.clone()) || !keys.insert(key.clone()) {
-                return Err(invalid(format!("{what}: its id or path appears twice")));
+                return Err(invalid(fill("{}: its id or path appears twice", &[&what])));
             }
             memories.push(BundleMemory {
                 created_at: time_field(item, "created_at", &what)?,
@@ -242,9 +244,9 @@ impl Bundle {
                 .into_iter()
                 .find(|a| keys.contains(a))
             {
-                return Err(invalid(format!(
-                    "{} lies below {a}, which is a memory too",
-                    memory.key
+                return Err(invalid(fill(
+                    "{} lies below {}, which is a memory too",
+                    &[&memory.key, &a],
                 )));
             }
         }
@@ -263,18 +265,20 @@ impl Bundle {
         let mut seen = HashSet::new();
         let mut versions = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let what = format!("version {i}");
+            let what = fill("version {}", &[&decimal(i as u64)]);
             let id = text_field(item, "id", &what)?.to_string();
             if !id.starts_with("memver_") || !seen.insert(id.clone()) {
-                return Err(invalid(format!(
-                    "{what}: its id is not a unique memver_ id"
+                return Err(invalid(fill(
+                    "{}: its id is not a unique memver_ id",
+                    &[&what],
                 )));
             }
             let operation = Change::parse(text_field(item, "operation", &what)?)
-                .ok_or_else(|| invalid(format!("{what}: unknown operation")))?;
+                .ok_or_else(|| invalid(fill("{}: unknown operation", &[&what])))?;
             let path = match item.field("path").and_then(Json::as_str) {
                 Some(p) => Some(
-                    parse_store_path(p).map_err(|e| invalid(format!("{what}: {}", e.message)))?,
+                    parse_store_path(p)
+                        .map_err(|e| invalid(fill("{}: {}", &[&what, &e.message])))?,
                 ),
                 None => None,
             };
@@ -323,9 +327,9 @@ impl Bundle {
                         && v.record.sha256.as_deref() == Some(&memory.sha256)
                 });
                 if !ok {
-                    return Err(invalid(format!(
-                        "{}: memory_version_id {head} is not a version of it with its content",
-                        memory.key
+                    return Err(invalid(fill(
+                        "{}: memory_version_id {} is not a version of it with its content",
+                        &[&memory.key, head],
                     )));
                 }
             }
@@ -372,9 +376,9 @@ pub fn import(
         // A rewrite would make the bundle's hashes (and its history) untrue: refuse it whole.
         return Err(Stop::Fail(ToolError::new(
             ErrorCode::PolicyRefused,
-            format!(
+            fill(
                 "Cannot import {}: the write policy rewrote it; an import keeps content as the bundle states it",
-                memory.key
+                &[&memory.key],
             ),
         )));
     }
@@ -462,10 +466,9 @@ pub fn import(
     if total > cx.config.max_files as i64 {
         return Err(Stop::Fail(ToolError::new(
             ErrorCode::LimitExceeded,
-            format!(
+            fill(
                 "Cannot import: the store would hold {} files, over its limit of {}",
-                group(total.max(0) as u64),
-                group(cx.config.max_files)
+                &[&group(total.max(0) as u64), &group(cx.config.max_files)],
             ),
         )));
     }
@@ -490,8 +493,15 @@ pub fn import(
         history.push(Write::PutVersion(version.record.clone()));
         version_count += 1;
     }
-    let value = format!(
-        "{{\"imported\":{imported},\"overwritten\":{overwritten},\"skipped\":{skipped},\"unchanged\":{unchanged},\"versions\":{version_count}}}"
+    let value = fill(
+        "{\"imported\":{},\"overwritten\":{},\"skipped\":{},\"unchanged\":{},\"versions\":{}}",
+        &[
+            &decimal(imported),
+            &decimal(overwritten),
+            &decimal(skipped),
+            &decimal(unchanged),
+            &decimal(version_count),
+        ],
     );
     Ok(Outcome::value(value, history.into_writes()))
 }
@@ -509,7 +519,7 @@ fn structural_conflict<'f>(
     {
         return Some(a.path.as_str());
     }
-    let below = format!("{key}/");
+    let below = cat(&[key, "/"]);
     files
         .iter()
         .find(|r| r.path.starts_with(&below))
@@ -525,7 +535,10 @@ fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
     Stop::Fail(
         ToolError::new(
             ErrorCode::PathConflict,
-            format!("Cannot import {key}: {path} is in the way; nothing was imported"),
+            fill(
+                "Cannot import {}: {} is in the way; nothing was imported",
+                &[key, path],
+            ),
         )
         .with_detail(detail),
     )

@@ -9,6 +9,7 @@ use crate::error::{ErrorCode, ToolError};
 use crate::json::Json;
 use crate::path::{parse_store_path_checked, parse_store_prefix};
 use crate::record::{parse_rfc3339, Change};
+use crate::render::fill;
 
 /// One host call.
 #[derive(Clone, Debug)]
@@ -66,7 +67,7 @@ impl<'a> Args<'a> {
         match self.0.field(key) {
             None => Ok(None),
             Some(Json::Str(s)) => Ok(Some(s.text.as_str())),
-            Some(_) => Err(bad(format!("`{key}` must be a string"))),
+            Some(_) => Err(bad(fill("`{}` must be a string", &[key]))),
         }
     }
 
@@ -75,18 +76,18 @@ impl<'a> Args<'a> {
         match self.0.field(key) {
             None => Ok(None),
             Some(Json::Str(s)) => parse_store_path_checked(&s.text, s.lone_surrogate).map(Some),
-            Some(_) => Err(bad(format!("`{key}` must be a string"))),
+            Some(_) => Err(bad(fill("`{}` must be a string", &[key]))),
         }
     }
 
     fn required_path(&self, key: &str) -> Result<String, ToolError> {
         self.path(key)?
-            .ok_or_else(|| bad(format!("`{key}` is required")))
+            .ok_or_else(|| bad(fill("`{}` is required", &[key])))
     }
 
     fn required(&self, key: &str) -> Result<&'a str, ToolError> {
         self.string(key)?
-            .ok_or_else(|| bad(format!("`{key}` is required")))
+            .ok_or_else(|| bad(fill("`{}` is required", &[key])))
     }
 
     fn integer(&self, key: &str) -> Result<Option<i64>, ToolError> {
@@ -95,7 +96,7 @@ impl<'a> Args<'a> {
             Some(v) => v
                 .as_integer()
                 .map(Some)
-                .ok_or_else(|| bad(format!("`{key}` must be a whole number"))),
+                .ok_or_else(|| bad(fill("`{}` must be a whole number", &[key]))),
         }
     }
 
@@ -103,8 +104,9 @@ impl<'a> Args<'a> {
         match self.string(key)? {
             None => Ok(None),
             Some(t) => parse_rfc3339(t).map(Some).ok_or_else(|| {
-                bad(format!(
-                    "`{key}` must be an RFC 3339 time, like 2026-11-29T21:41:14Z"
+                bad(fill(
+                    "`{}` must be an RFC 3339 time, like 2026-11-29T21:41:14Z",
+                    &[key],
                 ))
             }),
         }
@@ -224,7 +226,7 @@ impl HostCall {
             },
             "stores.archive" => HostCall::ArchiveStore(args.required("id")?.to_string()),
             "stores.delete" => HostCall::DeleteStore(args.required("id")?.to_string()),
-            other => return Err(bad(format!("unknown call `{other}`"))),
+            other => return Err(bad(fill("unknown call `{}`", &[other]))),
         })
     }
 

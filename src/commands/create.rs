@@ -6,7 +6,7 @@ use super::{check_file_size, fail, file_on_the_way, placement_reads};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::MemoryPath;
-use crate::render::group;
+use crate::render::{fill, group};
 
 pub fn run(
     path: &MemoryPath,
@@ -23,22 +23,25 @@ pub fn run(
     if (path.is_root() || existing.is_some() || snap.has_children(key)) && !overwrite {
         return Err(fail(
             ErrorCode::AlreadyExists,
-            format!("Error: File {} already exists", path.raw()),
+            fill("Error: File {} already exists", &[path.raw()]),
         ));
     }
     if path.has_trailing_slash() {
         return Err(fail(
             ErrorCode::InvalidPath,
-            format!(
+            fill(
                 "Error: Cannot create {}: a file path must not end with '/'",
-                path.raw()
+                &[path.raw()],
             ),
         ));
     }
     if let Some(parent) = file_on_the_way(path, snap) {
         return Err(fail(
             ErrorCode::PathConflict,
-            format!("Error: Cannot create {}: {parent} is a file", path.raw()),
+            fill(
+                "Error: Cannot create {}: {} is a file",
+                &[path.raw(), &parent],
+            ),
         ));
     }
     let content = vet(key, path.raw(), file_text.as_bytes(), cx, snap)?;
@@ -53,7 +56,7 @@ pub fn run(
         None => history.create(key, bytes, None),
     };
     Ok(Outcome::text(
-        format!("File created successfully at: {}", path.raw()),
+        fill("File created successfully at: {}", &[path.raw()]),
         history.into_writes(),
     ))
 }
@@ -63,10 +66,9 @@ pub fn check_file_count(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Res
     if snap.count() >= cx.config.max_files {
         return Err(fail(
             ErrorCode::LimitExceeded,
-            format!(
+            fill(
                 "Error: Cannot create {}: the store already holds {} files, its limit",
-                path.raw(),
-                group(cx.config.max_files)
+                &[path.raw(), &group(cx.config.max_files)],
             ),
         ));
     }

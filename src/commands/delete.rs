@@ -5,17 +5,18 @@ use super::history::{clock_read, History};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::MemoryPath;
+use crate::render::fill;
 
 pub fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     if path.is_root() {
         let what = if cx.is_sub_mount() {
-            format!("the mount {}", cx.mount_prefix)
+            fill("the mount {}", &[&cx.mount_prefix])
         } else {
             "the /memories directory".to_string()
         };
         return Err(fail(
             ErrorCode::RootProtected,
-            format!("Error: Cannot delete {what} itself"),
+            fill("Error: Cannot delete {} itself", &[&what]),
         ));
     }
     let key = path.key();
@@ -32,7 +33,7 @@ pub fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, 
     if doomed.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
-            format!("Error: The path {} does not exist", path.raw()),
+            fill("Error: The path {} does not exist", &[path.raw()]),
         ));
     }
     // The bytes stay: the versions before the deletion still hold them.
@@ -41,7 +42,7 @@ pub fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, 
         history.delete(record);
     }
     Ok(Outcome::text(
-        format!("Successfully deleted {}", path.raw()),
+        fill("Successfully deleted {}", &[path.raw()]),
         history.into_writes(),
     ))
 }

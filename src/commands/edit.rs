@@ -8,7 +8,7 @@ use crate::error::ErrorCode;
 use crate::json::JsonNumber;
 use crate::path::MemoryPath;
 use crate::record::FileRecord;
-use crate::render::numbered_lines;
+use crate::render::{decimal, fill, numbered_lines};
 
 /// The file at `path` and its text; `missing` is the message when there is no such file.
 fn load_text<'s>(
@@ -25,7 +25,7 @@ fn load_text<'s>(
     let text = std::str::from_utf8(bytes).map_err(|_| {
         fail(
             ErrorCode::NotText,
-            format!("Error: The file {} is not a text file", path.raw()),
+            fill("Error: The file {} is not a text file", &[path.raw()]),
         )
     })?;
     Ok((record, text))
@@ -38,9 +38,9 @@ pub fn str_replace(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    let missing = format!(
+    let missing = fill(
         "Error: The path {} does not exist. Please provide a valid path.",
-        path.raw()
+        &[path.raw()],
     );
     let (record, text) = load_text(path, snap, missing)?;
     // Occurrences, without overlap from the left, with the line each starts on.
@@ -56,20 +56,20 @@ pub fn str_replace(
         [] => {
             return Err(fail(
                 ErrorCode::NoMatch,
-                format!(
-                "No replacement was performed, old_str `{old_str}` did not appear verbatim in {}.",
-                path.raw()
-            ),
+                fill(
+                    "No replacement was performed, old_str `{}` did not appear verbatim in {}.",
+                    &[old_str, path.raw()],
+                ),
             ))
         }
         [only] => *only,
         many => {
-            let lines: Vec<String> = many.iter().map(|(_, l)| l.to_string()).collect();
+            let lines: Vec<String> = many.iter().map(|(_, l)| decimal(*l as u64)).collect();
             return Err(fail(
                 ErrorCode::MultipleMatches,
-                format!(
-                    "No replacement was performed. Multiple occurrences of old_str `{old_str}` in lines: {}. Please ensure it is unique",
-                    lines.join(", ")
+                fill(
+                    "No replacement was performed. Multiple occurrences of old_str `{}` in lines: {}. Please ensure it is unique",
+                    &[old_str, &lines.join(", ")],
                 ),
             ));
         }
@@ -93,7 +93,10 @@ pub fn str_replace(
     let shown = lines.get(from - 1..to).unwrap_or_default();
     let snippet = numbered_lines(shown, from, lines.len(), cx.config.max_view_chars);
     Ok(Outcome::text(
-        format!("The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{snippet}"),
+        fill(
+            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{}",
+            &[&snippet],
+        ),
         modify(record, &stored, cx, snap),
     ))
 }
@@ -117,7 +120,7 @@ pub fn insert(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    let missing = format!("Error: The path {} does not exist", path.raw());
+    let missing = fill("Error: The path {} does not exist", &[path.raw()]);
     let (record, text) = load_text(path, snap, missing)?;
     let mut lines: Vec<&str> = text.split('\n').collect();
     let n = lines.len();
@@ -125,9 +128,9 @@ pub fn insert(
     if line < 0 || line > n as i64 {
         return Err(fail(
             ErrorCode::InvalidRange,
-            format!(
-                "Error: Invalid `insert_line` parameter: {}. It should be within the range of lines of the file: [0, {n}]",
-                insert_line.shown()
+            fill(
+                "Error: Invalid `insert_line` parameter: {}. It should be within the range of lines of the file: [0, {}]",
+                &[&insert_line.shown(), &decimal(n as u64)],
             ),
         ));
     }
@@ -137,7 +140,7 @@ pub fn insert(
     let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
     check_file_size(path, stored.len(), cx)?;
     Ok(Outcome::text(
-        format!("The file {} has been edited.", path.raw()),
+        fill("The file {} has been edited.", &[path.raw()]),
         modify(record, &stored, cx, snap),
     ))
 }

@@ -7,6 +7,7 @@ use super::{check_file_size, fail, file_on_the_way, placement_reads};
 use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::MemoryPath;
+use crate::render::fill;
 
 /// Creates or overwrites a file with `bytes` (text or binary), under the tool's path rules,
 /// limits and access.
@@ -23,22 +24,25 @@ pub fn write(
     if path.is_root() || snap.has_children(key) {
         return Err(fail(
             ErrorCode::PathConflict,
-            format!("Error: Cannot write {}: it is a directory", path.raw()),
+            fill("Error: Cannot write {}: it is a directory", &[path.raw()]),
         ));
     }
     if path.has_trailing_slash() {
         return Err(fail(
             ErrorCode::InvalidPath,
-            format!(
+            fill(
                 "Error: Cannot write {}: a file path must not end with '/'",
-                path.raw()
+                &[path.raw()],
             ),
         ));
     }
     if let Some(parent) = file_on_the_way(path, snap) {
         return Err(fail(
             ErrorCode::PathConflict,
-            format!("Error: Cannot create {}: {parent} is a file", path.raw()),
+            fill(
+                "Error: Cannot create {}: {} is a file",
+                &[path.raw(), &parent],
+            ),
         ));
     }
     let existing = snap.file(key);
@@ -53,7 +57,7 @@ pub fn write(
         None => history.create(key, Bytes::New(&bytes), None),
     };
     Ok(Outcome::text(
-        format!("Wrote {}", path.raw()),
+        fill("Wrote {}", &[path.raw()]),
         history.into_writes(),
     ))
 }

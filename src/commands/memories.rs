@@ -9,7 +9,7 @@ use crate::json::{quote, ObjectWriter};
 use crate::listing::sorted_by_utf16;
 use crate::path::{ancestor_keys, parse_store_prefix};
 use crate::record::{sha256_hex, FileRecord};
-use crate::render::group;
+use crate::render::{cat, fill, group};
 
 fn stop(code: ErrorCode, message: String) -> Stop {
     Stop::Fail(ToolError::new(code, message))
@@ -20,7 +20,7 @@ pub fn refuse_if_read_only(cx: &Context, what: &str) -> Result<(), Stop> {
     if cx.config.read_only {
         return Err(stop(
             ErrorCode::ReadOnly,
-            format!("Cannot {what}: this memory is read-only"),
+            fill("Cannot {}: this memory is read-only", &[what]),
         ));
     }
     Ok(())
@@ -46,14 +46,14 @@ pub fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(
     };
     if let Some(there) = snap.file(key).filter(|r| Some(r.id.as_str()) != moving) {
         return Err(conflict(
-            format!("Memory {} already exists at {key}", there.id),
+            fill("Memory {} already exists at {}", &[&there.id, key]),
             Some(&there.id),
             key,
         ));
     }
     if snap.has_children(key) {
         return Err(conflict(
-            format!("{key} is a directory of other memories"),
+            fill("{} is a directory of other memories", &[key]),
             None,
             key,
         ));
@@ -64,9 +64,9 @@ pub fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(
             .filter(|r| Some(r.id.as_str()) != moving)
         {
             return Err(conflict(
-                format!(
-                    "Cannot place a memory at {key}: memory {} is at {ancestor}",
-                    file.id
+                fill(
+                    "Cannot place a memory at {}: memory {} is at {}",
+                    &[key, &file.id, &ancestor],
                 ),
                 Some(&file.id),
                 &ancestor,
@@ -81,10 +81,9 @@ pub fn check_size(key: &str, size: usize, cx: &Context) -> Result<(), Stop> {
     if size as u64 > cx.config.max_file_bytes {
         return Err(stop(
             ErrorCode::LimitExceeded,
-            format!(
-                "Cannot write {key}: {} bytes is over the limit of {} bytes per file",
-                group(size as u64),
-                group(cx.config.max_file_bytes)
+            fill(
+                "Cannot write {}: {} bytes is over the limit of {} bytes per file",
+                &[key, &group(size as u64), &group(cx.config.max_file_bytes)],
             ),
         ));
     }
@@ -96,9 +95,9 @@ pub fn check_count(key: &str, adding: u64, cx: &Context, snap: &Snapshot) -> Res
     if snap.count() + adding > cx.config.max_files {
         return Err(stop(
             ErrorCode::LimitExceeded,
-            format!(
-                "Cannot create {key}: the store already holds {} files, its limit",
-                group(cx.config.max_files)
+            fill(
+                "Cannot create {}: the store already holds {} files, its limit",
+                &[key, &group(cx.config.max_files)],
             ),
         ));
     }
@@ -115,9 +114,9 @@ fn changed(record: &FileRecord, expected: &str) -> Stop {
     Stop::Fail(
         ToolError::new(
             ErrorCode::PreconditionFailed,
-            format!(
-                "Memory {} has changed: its content_sha256 is {}, not {expected}",
-                record.id, record.sha256
+            fill(
+                "Memory {} has changed: its content_sha256 is {}, not {}",
+                &[&record.id, &record.sha256, expected],
             ),
         )
         .with_detail(detail),
@@ -125,7 +124,7 @@ fn changed(record: &FileRecord, expected: &str) -> Stop {
 }
 
 fn not_found(id: &str) -> Stop {
-    stop(ErrorCode::NotFound, format!("No memory has the id {id}"))
+    stop(ErrorCode::NotFound, fill("No memory has the id {}", &[id]))
 }
 
 /// A memory with its content, as JSON.
@@ -147,7 +146,7 @@ pub fn get_by_path(key: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::File(key.into())])?;
     let record = snap
         .file(key)
-        .ok_or_else(|| stop(ErrorCode::NotFound, format!("No memory is at {key}")))?;
+        .ok_or_else(|| stop(ErrorCode::NotFound, fill("No memory is at {}", &[key])))?;
     with_content(record, snap)
 }
 
@@ -159,7 +158,7 @@ fn with_content(record: &FileRecord, snap: &Snapshot) -> Result<Outcome, Stop> {
 
 /// `memories.create({ path, content })`: never overwrites.
 pub fn create(key: &str, content: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &format!("create {key}"))?;
+    refuse_if_read_only(cx, &fill("create {}", &[key]))?;
     let mut reads = place_reads(key);
     reads.extend([Read::Count, clock_read()]);
     snap.need(reads)?;
@@ -184,7 +183,7 @@ pub fn update(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &format!("update memory {id}"))?;
+    refuse_if_read_only(cx, &fill("update memory {}", &[id]))?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     let key = new_key.unwrap_or(&record.path);
@@ -236,7 +235,7 @@ pub fn delete(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &format!("delete memory {id}"))?;
+    refuse_if_read_only(cx, &fill("delete memory {}", &[id]))?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
@@ -245,7 +244,7 @@ pub fn delete(
     let mut history = History::new(cx, snap);
     history.delete(record);
     Ok(Outcome::value(
-        format!("{{\"type\":\"memory_deleted\",\"id\":{}}}", quote(id)),
+        fill("{\"type\":\"memory_deleted\",\"id\":{}}", &[&quote(id)]),
         history.into_writes(),
     ))
 }
@@ -283,7 +282,7 @@ impl ListOptions {
 /// depth 1, `memory_prefix` items for the directories below.
 pub fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::Subtree(options.prefix_key.clone())])?;
-    let prefix = format!("{}/", options.prefix_key);
+    let prefix = cat(&[&options.prefix_key, "/"]);
     let records = sorted_by_utf16(snap.subtree(&options.prefix_key), |r| r.path.as_str());
     let mut out = String::from("[");
     let mut last_prefix: Option<String> = None;
@@ -291,7 +290,7 @@ pub fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, Stop> {
         let rest = record.path.get(prefix.len()..).unwrap_or_default();
         if options.direct_only {
             if let Some((dir, _)) = rest.split_once('/') {
-                let rolled = format!("{prefix}{dir}/");
+                let rolled = cat(&[&prefix, dir, "/"]);
                 if last_prefix.as_deref() != Some(rolled.as_str()) {
                     if out.len() > 1 {
                         out.push(',');

@@ -20,7 +20,7 @@ use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::{ErrorCode, ToolError};
 use crate::input::{parse_tool_input, ToolCommand};
 use crate::path::MemoryPath;
-use crate::render::group;
+use crate::render::{fill, group};
 
 /// Something a `Task` carries out: a tool command, or a call of the host's.
 #[derive(Clone, Debug)]
@@ -165,9 +165,9 @@ fn refuse_if_read_only(cx: &Context, verb: &str, path: &MemoryPath) -> Result<()
     if cx.config.read_only {
         return Err(fail(
             ErrorCode::ReadOnly,
-            format!(
-                "Error: Cannot {verb} {}: this memory is read-only",
-                path.raw()
+            fill(
+                "Error: Cannot {} {}: this memory is read-only",
+                &[verb, path.raw()],
             ),
         ));
     }
@@ -183,11 +183,13 @@ fn check_file_size(path: &MemoryPath, size: usize, cx: &Context) -> Result<(), S
     if size as u64 > cx.config.max_file_bytes {
         return Err(fail(
             ErrorCode::LimitExceeded,
-            format!(
+            fill(
                 "Error: Cannot write {}: {} bytes is over the limit of {} bytes per file",
-                path.raw(),
-                group(size as u64),
-                group(cx.config.max_file_bytes)
+                &[
+                    path.raw(),
+                    &group(size as u64),
+                    &group(cx.config.max_file_bytes),
+                ],
             ),
         ));
     }

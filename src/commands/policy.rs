@@ -6,6 +6,7 @@ use super::fail;
 use crate::engine::{Context, Decision, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::json::Json;
+use crate::render::fill;
 use crate::secrets::find_credential;
 use std::borrow::Cow;
 
@@ -69,7 +70,7 @@ fn decide<'b>(
             Some(Decision::Refuse(reason)) => {
                 return Err(fail(
                     ErrorCode::PolicyRefused,
-                    format!("Error: Cannot write {shown}: {reason}"),
+                    fill("Error: Cannot write {}: {}", &[shown, reason]),
                 ))
             }
             Some(Decision::Rewrite(rewritten)) => content = Cow::Owned(rewritten.clone()),
@@ -80,8 +81,9 @@ fn decide<'b>(
         if let Some(kind) = std::str::from_utf8(&content).ok().and_then(find_credential) {
             return Err(fail(
                 ErrorCode::PolicyRefused,
-                format!(
-                    "Error: Cannot write {shown}: the content looks like it holds {kind}; memories must not store secrets"
+                fill(
+                    "Error: Cannot write {}: the content looks like it holds {}; memories must not store secrets",
+                    &[shown, kind],
                 ),
             ));
         }

@@ -6,7 +6,7 @@ use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
 use crate::error::ErrorCode;
 use crate::path::{MemoryPath, MAX_PATH_BYTES};
 use crate::record::FileRecord;
-use crate::render::group;
+use crate::render::{cat, fill, group};
 
 pub fn run(
     old_path: &MemoryPath,
@@ -16,13 +16,13 @@ pub fn run(
 ) -> Result<Outcome, Stop> {
     if old_path.is_root() {
         let what = if cx.is_sub_mount() {
-            format!("the mount {}", cx.mount_prefix)
+            fill("the mount {}", &[&cx.mount_prefix])
         } else {
             "the /memories directory".to_string()
         };
         return Err(fail(
             ErrorCode::RootProtected,
-            format!("Error: Cannot rename {what} itself"),
+            fill("Error: Cannot rename {} itself", &[&what]),
         ));
     }
     let (from, to) = (old_path.key(), new_path.key());
@@ -48,42 +48,47 @@ pub fn run(
     if destination_exists {
         return Err(fail(
             ErrorCode::AlreadyExists,
-            format!("Error: The destination {} already exists", new_path.raw()),
+            fill(
+                "Error: The destination {} already exists",
+                &[new_path.raw()],
+            ),
         ));
     }
     if source.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
-            format!("Error: The path {} does not exist", old_path.raw()),
+            fill("Error: The path {} does not exist", &[old_path.raw()]),
         ));
     }
     if to.starts_with(from) && to.as_bytes().get(from.len()) == Some(&b'/') {
         return Err(fail(
             ErrorCode::PathConflict,
-            format!("Error: Cannot move {} into itself", old_path.raw()),
+            fill("Error: Cannot move {} into itself", &[old_path.raw()]),
         ));
     }
     if let Some(parent) = file_on_the_way(new_path, snap) {
         return Err(fail(
             ErrorCode::PathConflict,
-            format!(
-                "Error: Cannot create {}: {parent} is a file",
-                new_path.raw()
+            fill(
+                "Error: Cannot create {}: {} is a file",
+                &[new_path.raw(), &parent],
             ),
         ));
     }
     let mut history = History::new(cx, snap);
     for record in source {
-        let moved_key = format!("{to}{}", record.path.get(from.len()..).unwrap_or_default());
+        let moved_key = cat(&[to, record.path.get(from.len()..).unwrap_or_default()]);
         if cx.tool_path(&moved_key).len() > MAX_PATH_BYTES {
             return Err(fail(
                 ErrorCode::InvalidPath,
-                format!(
+                fill(
                     "Error: Cannot rename {} to {}: the path {} would be longer than {} bytes",
-                    old_path.raw(),
-                    new_path.raw(),
-                    cx.tool_path(&moved_key),
-                    group(MAX_PATH_BYTES as u64)
+                    &[
+                        old_path.raw(),
+                        new_path.raw(),
+                        &cx.tool_path(&moved_key),
+                        &group(MAX_PATH_BYTES as u64),
+                    ],
                 ),
             ));
         }
@@ -95,10 +100,9 @@ pub fn run(
         history.modify(record, &moved_key, bytes);
     }
     Ok(Outcome::text(
-        format!(
+        fill(
             "Successfully renamed {} to {}",
-            old_path.raw(),
-            new_path.raw()
+            &[old_path.raw(), new_path.raw()],
         ),
         history.into_writes(),
     ))

@@ -8,6 +8,7 @@ use crate::error::{ErrorCode, ToolError};
 use crate::json::{Json, ObjectWriter};
 use crate::mounts::slug;
 use crate::record::{parse_rfc3339, rfc3339, FileRecord, VersionIds, VersionRecord};
+use crate::render::{cat, decimal, fill};
 
 /// The longest store name and description, in characters.
 const MAX_NAME: usize = 255;
@@ -88,14 +89,15 @@ impl StoreFields {
             match json.field(k) {
                 None => Ok(None),
                 Some(Json::Str(s)) => Ok(Some(s.text.clone())),
-                Some(_) => Err(bad(format!("`{k}` must be a string"))),
+                Some(_) => Err(bad(fill("`{}` must be a string", &[k]))),
             }
         };
         let name = text("name")?.map(|n| n.trim().to_string());
         if let Some(name) = &name {
             if name.chars().count() > MAX_NAME || slug(name).is_empty() {
-                return Err(bad(format!(
-                    "a store's name is 1 to {MAX_NAME} characters and holds a letter or digit (it names the store's folder)"
+                return Err(bad(fill(
+                    "a store's name is 1 to {} characters and holds a letter or digit (it names the store's folder)",
+                    &[&decimal(MAX_NAME as u64)],
                 )));
             }
         }
@@ -104,8 +106,9 @@ impl StoreFields {
             .as_ref()
             .is_some_and(|d| d.chars().count() > MAX_DESCRIPTION)
         {
-            return Err(bad(format!(
-                "a store's description is at most {MAX_DESCRIPTION} characters"
+            return Err(bad(fill(
+                "a store's description is at most {} characters",
+                &[&decimal(MAX_DESCRIPTION as u64)],
             )));
         }
         let limit = |k: &str| -> Result<Option<Option<i64>>, ToolError> {
@@ -114,8 +117,9 @@ impl StoreFields {
                 Some(Json::Null) => Ok(Some(None)),
                 Some(v) => match v.as_integer() {
                     Some(n) if n >= 0 => Ok(Some(Some(n))),
-                    _ => Err(bad(format!(
-                        "`limits.{k}` must be a whole number, 0 or more"
+                    _ => Err(bad(fill(
+                        "`limits.{}` must be a whole number, 0 or more",
+                        &[k],
                     ))),
                 },
             }
@@ -130,7 +134,7 @@ impl StoreFields {
 }
 
 fn key_of(id: &str) -> String {
-    format!("/{id}")
+    cat(&["/", id])
 }
 
 fn load<'s>(id: &str, snap: &'s Snapshot) -> Result<(&'s FileRecord, StoreRecord), Stop> {
@@ -139,7 +143,7 @@ fn load<'s>(id: &str, snap: &'s Snapshot) -> Result<(&'s FileRecord, StoreRecord
     let file = snap.file(&key).ok_or_else(|| {
         stop(
             ErrorCode::NotFound,
-            format!("No memory store has the id {id}"),
+            fill("No memory store has the id {}", &[id]),
         )
     })?;
     snap.need(vec![Read::Content(file.content.clone())])?;
@@ -151,7 +155,7 @@ fn load<'s>(id: &str, snap: &'s Snapshot) -> Result<(&'s FileRecord, StoreRecord
         .ok_or_else(|| {
             stop(
                 ErrorCode::NotFound,
-                format!("The record of memory store {id} is damaged"),
+                fill("The record of memory store {} is damaged", &[id]),
             )
         })?;
     Ok((file, record))
@@ -177,9 +181,9 @@ pub fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Result<Out
     // Store ids come from the registry's version clock, so they sort in creation order (even
     // within one millisecond) and `list` can sort by id.
     let stamp = VersionIds::after(snap.newest_version_id(), cx.now).next(&mut cx.ids());
-    let id = format!(
+    let id = fill(
         "memstore_{}",
-        stamp.strip_prefix("memver_").unwrap_or(&stamp)
+        &[stamp.strip_prefix("memver_").unwrap_or(&stamp)],
     );
     let record = StoreRecord {
         id,
@@ -224,7 +228,7 @@ pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
         .filter_map(|i| records.get(i))
         .map(StoreRecord::to_json)
         .collect();
-    Ok(Outcome::value(format!("[{}]", items.join(",")), vec![]))
+    Ok(Outcome::value(cat(&["[", &items.join(","), "]"]), vec![]))
 }
 
 /// `stores.update(id, fields)`: refused once archived.
@@ -238,7 +242,7 @@ pub fn update(
     if record.archived_at.is_some() {
         return Err(stop(
             ErrorCode::Archived,
-            format!("Memory store {id} is archived and cannot change"),
+            fill("Memory store {} is archived and cannot change", &[id]),
         ));
     }
     if let Some(name) = &fields.name {

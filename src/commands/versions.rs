@@ -6,6 +6,7 @@ use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{quote, ObjectWriter};
 use crate::record::{version_id_floor, Change, VersionRecord};
+use crate::render::{decimal, fill};
 use std::collections::{BTreeSet, HashSet};
 
 fn stop(code: ErrorCode, message: String) -> Stop {
@@ -97,7 +98,7 @@ pub fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, Stop> {
 fn find<'s>(id: &str, snap: &'s Snapshot) -> Result<&'s VersionRecord, Stop> {
     snap.need(vec![Read::Version(id.into())])?;
     snap.version(id)
-        .ok_or_else(|| stop(ErrorCode::NotFound, format!("No version has the id {id}")))
+        .ok_or_else(|| stop(ErrorCode::NotFound, fill("No version has the id {}", &[id])))
 }
 
 fn version_json(version: &VersionRecord, content: Option<&[u8]>) -> String {
@@ -122,7 +123,7 @@ pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 /// `versions.redact(id)`: clears the version's content, path, hash and size for good. The
 /// bytes themselves go when no other version holds them.
 pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &format!("redact version {id}"))?;
+    refuse_if_read_only(cx, &fill("redact version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Ok(Outcome::value(version_json(version, None), vec![]));
@@ -137,9 +138,9 @@ pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> 
             return Err(Stop::Fail(
                 ToolError::new(
                     ErrorCode::RedactHead,
-                    format!(
-                        "Version {id} is the current version of memory {}; change or delete the memory first",
-                        live.id
+                    fill(
+                        "Version {} is the current version of memory {}; change or delete the memory first",
+                        &[id, &live.id],
                     ),
                 )
                 .with_detail(detail),
@@ -169,12 +170,12 @@ pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> 
 /// `versions.restore(id)`: writes the version's content back as a new version of its memory;
 /// a deleted memory comes back at the version's path if that is free.
 pub fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &format!("restore version {id}"))?;
+    refuse_if_read_only(cx, &fill("restore version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Err(stop(
             ErrorCode::Redacted,
-            format!("Version {id} was redacted: its content is gone"),
+            fill("Version {} was redacted: its content is gone", &[id]),
         ));
     }
     let (Some(key), Some(size), Some(sha256), Some(path)) = (
@@ -185,8 +186,9 @@ pub fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop>
     ) else {
         return Err(stop(
             ErrorCode::InvalidInput,
-            format!(
-                "Version {id} records a deletion and holds no content; restore a version before it"
+            fill(
+                "Version {} records a deletion and holds no content; restore a version before it",
+                &[id],
             ),
         ));
     };
@@ -265,9 +267,9 @@ pub fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
             freed += 1;
         }
     }
-    let value = format!(
-        "{{\"pruned_versions\":{},\"freed_contents\":{freed}}}",
-        pruned.len()
+    let value = fill(
+        "{\"pruned_versions\":{},\"freed_contents\":{}}",
+        &[&decimal(pruned.len() as u64), &decimal(freed)],
     );
     Ok(Outcome::value(value, writes))
 }

@@ -6,7 +6,7 @@ use crate::error::ErrorCode;
 use crate::json::JsonNumber;
 use crate::listing::{render_directory, render_tree, ListingEntry};
 use crate::path::MemoryPath;
-use crate::render::{base64, format_size, numbered_lines};
+use crate::render::{base64, cat, decimal, fill, format_size, numbered_lines, signed};
 
 /// Files with more lines than this are not shown.
 const MAX_LINES: usize = 999_999;
@@ -35,9 +35,9 @@ pub fn run(
     if below.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
-            format!(
+            fill(
                 "The path {} does not exist. Please provide a valid path.",
-                path.raw()
+                &[path.raw()],
             ),
         ));
     }
@@ -64,10 +64,9 @@ fn view_file(
         }
         return Err(fail(
             ErrorCode::NotText,
-            format!(
+            fill(
                 "Error: The file {} is binary ({}) and cannot be shown as text",
-                path.raw(),
-                format_size(bytes.len() as u64)
+                &[path.raw(), &format_size(bytes.len() as u64)],
             ),
         ));
     };
@@ -76,9 +75,9 @@ fn view_file(
     if n > MAX_LINES {
         return Err(fail(
             ErrorCode::TooManyLines,
-            format!(
+            fill(
                 "File {} exceeds maximum line limit of 999,999 lines.",
-                path.raw()
+                &[path.raw()],
             ),
         ));
     }
@@ -89,9 +88,9 @@ fn view_file(
     let shown = lines.get(first - 1..last).unwrap_or_default();
     let body = numbered_lines(shown, first, n, cx.config.max_view_chars);
     Ok(Outcome::text(
-        format!(
-            "Here's the content of {} with line numbers:\n{body}",
-            path.raw()
+        fill(
+            "Here's the content of {} with line numbers:\n{}",
+            &[path.raw(), &body],
         ),
         vec![],
     ))
@@ -110,28 +109,27 @@ fn resolve_range([start, end]: &[JsonNumber; 2], n: usize) -> Result<(usize, usi
     // A number below 1 is shown with the line it stands for.
     let mention = |sent: &JsonNumber, value: i64, line: i64| {
         if value < 1 {
-            format!("`{}` (line {line})", sent.shown())
+            fill("`{}` (line {})", &[&sent.shown(), &signed(line)])
         } else {
-            format!("`{}`", sent.shown())
+            fill("`{}`", &[&sent.shown()])
         }
     };
-    let shown = format!("[{}, {}]", start.shown(), end.shown());
+    let shown = fill("[{}, {}]", &[&start.shown(), &end.shown()]);
     if first > count {
         return Err(fail(
             ErrorCode::InvalidRange,
-            format!(
-                "Error: Invalid `view_range`: {shown}. Its first element {} should be within the range of lines of the file: [1, {n}]",
-                mention(start, start_value, first)
+            fill(
+                "Error: Invalid `view_range`: {}. Its first element {} should be within the range of lines of the file: [1, {}]",
+                &[&shown, &mention(start, start_value, first), &decimal(n as u64)],
             ),
         ));
     }
     if last < first {
         return Err(fail(
             ErrorCode::InvalidRange,
-            format!(
-                "Error: Invalid `view_range`: {shown}. Its second element {} should be larger or equal than its first {}",
-                mention(end, end_value, last),
-                mention(start, start_value, first)
+            fill(
+                "Error: Invalid `view_range`: {}. Its second element {} should be larger or equal than its first {}",
+                &[&shown, &mention(end, end_value, last), &mention(start, start_value, first)],
             ),
         ));
     }
@@ -160,7 +158,7 @@ pub fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, S
     let mut files: Vec<ListingEntry> = Vec::new();
     for (i, slug) in slugs.iter().enumerate() {
         files.extend(snap.mount_listing(i).iter().map(|e| ListingEntry {
-            path: format!("/{slug}{}", e.path),
+            path: cat(&["/", slug, &e.path]),
             size: e.size,
         }));
     }
