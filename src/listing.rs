@@ -1,8 +1,7 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (SPEC §3 view).
 
-use crate::render::{cat, fill, format_size, push_decimal, push_size};
+use crate::render::{fill, format_size, push_decimal, push_size};
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// Orders names as JavaScript's default `Array.prototype.sort` does: by UTF-16 code units.
 pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
@@ -41,28 +40,13 @@ fn is_hidden(name: &str) -> bool {
     name.starts_with('.') || name == "node_modules"
 }
 
-/// A node of the listing tree. Names borrow from the file paths: a listing of 10,000 files
-/// allocates per directory, not per file.
-#[derive(Default)]
-struct Entry<'a> {
+/// A file as the listing sees it: its first two names below the directory, and whether it
+/// lies deeper still. Names borrow from the paths: a listing allocates per line, not per file.
+struct Item<'a> {
+    first: &'a str,
+    second: Option<&'a str>,
+    deeper: bool,
     size: u64,
-    is_dir: bool,
-    children: Vec<(&'a str, Entry<'a>)>,
-    index: HashMap<&'a str, usize>,
-}
-
-impl<'a> Entry<'a> {
-    fn child(&mut self, name: &'a str) -> Option<&mut Entry<'a>> {
-        let slot = match self.index.get(name) {
-            Some(&slot) => slot,
-            None => {
-                self.index.insert(name, self.children.len());
-                self.children.push((name, Entry::default()));
-                self.children.len() - 1
-            }
-        };
-        self.children.get_mut(slot).map(|(_, e)| e)
-    }
 }
 
 /// One file of a directory listing: its store key and its size. The storage keeps these apart
@@ -126,71 +110,116 @@ pub fn render_tree(
     files: &[ListingEntry],
     empty_dirs: &[&str],
 ) -> String {
-    let mut root = Entry::default();
-    for name in empty_dirs {
-        if let Some(child) = root.child(name) {
-            child.is_dir = true;
-        }
-    }
     let prefix_len = dir_key.len() + 1;
+    let mut total = 0u64;
+    let mut items: Vec<Item> = Vec::with_capacity(files.len() + empty_dirs.len());
     for file in files {
         let Some(relative) = file.path.get(prefix_len..) else {
             continue;
         };
-        root.size += file.size;
+        total += file.size;
         let mut segments = relative.split('/');
         let Some(first) = segments.next() else {
             continue;
         };
         let second = segments.next();
         let deeper = second.is_some() && segments.next().is_some();
-        let Some(child) = root.child(first) else {
-            continue;
-        };
-        child.size += file.size;
-        if let Some(second) = second {
-            child.is_dir = true;
-            if let Some(grandchild) = child.child(second) {
-                grandchild.size += file.size;
-                grandchild.is_dir = deeper;
-            }
-        }
+        items.push(Item {
+            first,
+            second,
+            deeper,
+            size: file.size,
+        });
+    }
+    // A mount is a directory even when empty: an item with no size that marks it as one.
+    for name in empty_dirs {
+        items.push(Item {
+            first: name,
+            second: None,
+            deeper: true,
+            size: 0,
+        });
     }
     let mut out = fill(
         "Here're the files and directories up to 2 levels deep in {}, excluding hidden items and node_modules:\n{}\t{}",
-        &[raw_path, &format_size(root.size), shown_path],
+        &[raw_path, &format_size(total), shown_path],
     );
-    push_entries(&mut out, &mut root, shown_path, 1);
+    // Sorted by the first name, then each directory's items by the second: groups of equal
+    // names are runs. (No map: sorting is needed anyway, and the runs give the groups.)
+    let firsts: Vec<&str> = items.iter().map(|i| i.first).collect();
+    let order = utf16_order(&firsts);
+    let item_at = |slot: &usize| items.get(*slot);
+    let mut at = 0;
+    while let Some(first) = order.get(at).and_then(item_at).map(|i| i.first) {
+        // The run of items under this first name.
+        let run = order.get(at..).unwrap_or_default();
+        let len = run
+            .iter()
+            .take_while(|&slot| item_at(slot).is_some_and(|i| i.first == first))
+            .count()
+            .max(1);
+        let group = run.get(..len).unwrap_or_default();
+        at += len;
+        if is_hidden(first) {
+            continue;
+        }
+        let size: u64 = group.iter().filter_map(item_at).map(|i| i.size).sum();
+        let is_dir = group
+            .iter()
+            .filter_map(item_at)
+            .any(|i| i.second.is_some() || i.deeper);
+        push_line(&mut out, size, &[shown_path, "/", first], is_dir);
+        if !is_dir {
+            continue;
+        }
+        // Its own items, by their second name.
+        let below: Vec<&Item> = group
+            .iter()
+            .filter_map(item_at)
+            .filter(|i| i.second.is_some())
+            .collect();
+        let seconds: Vec<&str> = below.iter().filter_map(|i| i.second).collect();
+        let order = utf16_order(&seconds);
+        let mut at = 0;
+        while let Some(&second) = order.get(at).and_then(|&i| seconds.get(i)) {
+            let run = order.get(at..).unwrap_or_default();
+            let len = run
+                .iter()
+                .take_while(|&&i| seconds.get(i) == Some(&second))
+                .count()
+                .max(1);
+            at += len;
+            if is_hidden(second) {
+                continue;
+            }
+            let run = run.get(..len).unwrap_or_default();
+            let size: u64 = run
+                .iter()
+                .filter_map(|&i| below.get(i))
+                .map(|i| i.size)
+                .sum();
+            let is_dir = run.iter().filter_map(|&i| below.get(i)).any(|i| i.deeper);
+            push_line(
+                &mut out,
+                size,
+                &[shown_path, "/", first, "/", second],
+                is_dir,
+            );
+        }
+    }
     out
 }
 
-fn push_entries(out: &mut String, entry: &mut Entry, base: &str, depth: usize) {
-    let names: Vec<&str> = entry.children.iter().map(|(n, _)| *n).collect();
-    let order = utf16_order(&names);
-    let mut children: Vec<Option<(&str, Entry)>> = std::mem::take(&mut entry.children)
-        .into_iter()
-        .map(Some)
-        .collect();
-    for slot in order {
-        let Some((name, mut child)) = children.get_mut(slot).and_then(Option::take) else {
-            continue;
-        };
-        if is_hidden(name) {
-            continue;
-        }
-        out.push('\n');
-        push_size(out, child.size);
-        out.push('\t');
-        out.push_str(base);
+/// One line of a listing: the size, a TAB, the path (pieces), and `/` after a directory.
+fn push_line(out: &mut String, size: u64, path: &[&str], is_dir: bool) {
+    out.push('\n');
+    push_size(out, size);
+    out.push('\t');
+    for piece in path {
+        out.push_str(piece);
+    }
+    if is_dir {
         out.push('/');
-        out.push_str(name);
-        if child.is_dir {
-            out.push('/');
-            if depth < 2 {
-                let path = cat(&[base, "/", name]);
-                push_entries(out, &mut child, &path, depth + 1);
-            }
-        }
     }
 }
 
