@@ -422,11 +422,11 @@ fn stamp_of(version_id: &str) -> Option<u64> {
     })
 }
 
-/// Epoch milliseconds as RFC 3339 UTC with milliseconds: `2026-11-29T21:41:14.000Z`.
-pub fn rfc3339(ms: i64) -> String {
+/// Epoch milliseconds as the civil date and time: year, month, day and milliseconds into
+/// the day (proleptic Gregorian, UTC; Howard Hinnant's days-to-civil algorithm).
+fn civil(ms: i64) -> (i64, i64, i64, i64) {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
-    // Howard Hinnant's days-to-civil algorithm.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -436,6 +436,12 @@ pub fn rfc3339(ms: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rem)
+}
+
+/// Epoch milliseconds as RFC 3339 UTC with milliseconds: `2026-11-29T21:41:14.000Z`.
+pub fn rfc3339(ms: i64) -> String {
+    let (year, month, day, rem) = civil(ms);
     // As `{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z` would write it (a negative
     // year keeps its sign in the four columns); all but the year are below 1000 and not negative.
     let mut out = String::with_capacity(24);
@@ -592,17 +598,7 @@ mod tests {
     #[test]
     fn times_as_format_wrote_them() {
         fn formatted(ms: i64) -> String {
-            let days = ms.div_euclid(86_400_000);
-            let rem = ms.rem_euclid(86_400_000);
-            let z = days + 719_468;
-            let era = z.div_euclid(146_097);
-            let doe = z.rem_euclid(146_097);
-            let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-            let mp = (5 * doy + 2) / 153;
-            let day = doy - (153 * mp + 2) / 5 + 1;
-            let month = if mp < 10 { mp + 3 } else { mp - 9 };
-            let year = yoe + era * 400 + i64::from(month <= 2);
+            let (year, month, day, rem) = super::civil(ms);
             format!(
                 "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
                 rem / 3_600_000,
