@@ -77,20 +77,22 @@ pub fn format_size(bytes: u64) -> String {
 
 /// `format_size`, appended to `out` (a listing writes one per line).
 pub fn push_size(out: &mut String, bytes: u64) {
-    const K: u128 = 1024;
-    let (unit, scale) = match bytes {
+    // The unit, as log2 of its bytes: 1024^k is 2^(10k).
+    let (unit, bits) = match bytes {
         0..=1023 => {
             push_decimal(out, bytes, 0);
             out.push('B');
             return;
         }
-        1024..=1_048_575 => ('K', K),
-        1_048_576..=1_073_741_823 => ('M', K * K),
-        _ => ('G', K * K * K),
+        1024..=1_048_575 => ('K', 10),
+        1_048_576..=1_073_741_823 => ('M', 20),
+        _ => ('G', 30),
     };
     // `Number.prototype.toFixed(1)` rounds the exact value half up; bytes / 1024^k is exact in
-    // binary, so integer arithmetic gives the same digits without float ties going astray.
-    let tenths = ((bytes as u128 * 20 + scale) / (scale * 2)) as u64;
+    // binary, so integer arithmetic gives the same digits without float ties going astray:
+    // tenths = round(bytes * 10 / 2^bits) = (bytes * 20 + 2^bits) / 2^(bits + 1), a shift
+    // (u128: bytes * 20 does not fit u64 near its top; a listing writes one size per line).
+    let tenths = ((u128::from(bytes) * 20 + (1u128 << bits)) >> (bits + 1)) as u64;
     push_decimal(out, tenths / 10, 0);
     out.push('.');
     push_decimal(out, tenths % 10, 0);
@@ -305,6 +307,41 @@ mod tests {
         ];
         for (bytes, want) in cases {
             assert_eq!(format_size(bytes), want, "{bytes}");
+        }
+        // The shift agrees with dividing by 2 * 1024^k, over every unit's edges and a spread
+        // of values up to u64::MAX.
+        let by_division = |bytes: u64| {
+            let scale: u128 = match bytes {
+                0..=1023 => return format!("{bytes}B"),
+                1024..=1_048_575 => 1 << 10,
+                1_048_576..=1_073_741_823 => 1 << 20,
+                _ => 1 << 30,
+            };
+            let unit = match scale {
+                1024 => 'K',
+                1_048_576 => 'M',
+                _ => 'G',
+            };
+            let tenths = (u128::from(bytes) * 20 + scale) / (scale * 2);
+            format!("{}.{}{unit}", tenths / 10, tenths % 10)
+        };
+        let mut x: u64 = 1;
+        let mut values: Vec<u64> = (0..5000).chain(1_048_000..1_049_600).collect();
+        values.extend([
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            1_073_741_823,
+            1_073_741_824,
+        ]);
+        for _ in 0..20_000 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            values.push(x >> (x % 64));
+        }
+        for bytes in values {
+            assert_eq!(format_size(bytes), by_division(bytes), "{bytes}");
         }
     }
 
