@@ -509,6 +509,45 @@ suite("access, limits and view size", () => {
 });
 
 suite("stores and storages", () => {
+  test("a storage without the optional getListing, beginWrites and endWrites gives the same results", async () => {
+    const shared = new InMemoryStorage();
+    // The same data seen through a storage whose transactions lack the optional methods.
+    const plain = {
+      async open(/** @type {string} */ store) {
+        const handle = await shared.open(store);
+        return {
+          transaction: (/** @type {any} */ mode, /** @type {(tx: any) => void} */ body) =>
+            handle.transaction(mode, (tx) => {
+              const bare = Object.create(tx);
+              for (const name of ["getListing", "beginWrites", "endWrites"]) bare[name] = undefined;
+              for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(tx))) {
+                if (name !== "constructor" && typeof tx[name] === "function" && bare[name] !== undefined) {
+                  bare[name] = tx[name].bind(tx);
+                }
+              }
+              body(bare);
+            }),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const full = await MemoryTool.open({ storage: shared, store: "s" });
+    const bare = await MemoryTool.open({ storage: plain, store: "s" });
+    await create(bare, "/memories/a/one.md", "1\n");
+    await create(full, "/memories/a/b/two.md", "22\n");
+    await create(bare, "/memories/.hidden", "x");
+    for (const path of ["/memories", "/memories/a", "/memories/a/b", "/memories/a/one.md", "/memories/none"]) {
+      assert.deepEqual(await view(bare, path), await view(full, path), path);
+    }
+    assert.deepEqual(await bare.execute({ command: "delete", path: "/memories/a/b" }), {
+      content: "Successfully deleted /memories/a/b",
+      isError: false,
+    });
+    assert.deepEqual(await view(bare, "/memories"), await view(full, "/memories"));
+    assert.match((await view(full, "/memories")).content, /\/memories\/a\/one\.md$/m);
+    assert.doesNotMatch((await view(full, "/memories")).content, /two\.md/);
+  });
+
   test("one InMemoryStorage shared by two tools shares the data; store names keep apart", async () => {
     const storage = new InMemoryStorage();
     const a = await MemoryTool.open({ storage, store: "s" });

@@ -110,6 +110,40 @@ for (const [name, makeStorage] of Object.entries(storages)) {
       h.close();
     });
 
+    test("getListing gives `${path}\\0${size}` of the same range, and follows puts and deletes", async () => {
+      const h = await makeStorage().open("s");
+      const sized = (/** @type {string} */ p, /** @type {number} */ i) => record(p, { id: `mem_${i}`, size: i * 7 });
+      await run(h, "readwrite", (tx) => AROUND_A.forEach((p, i) => tx.putFile(sized(p, i))));
+      const listing = (/** @type {string} */ path) =>
+        run(h, "readonly", (tx, done) => tx.getListing(path, (/** @type {string[]} */ e) => done([...e].sort())));
+      const expected = (/** @type {string} */ path) =>
+        AROUND_A.map((p, i) => [p, i * 7])
+          .filter(([p]) => String(p).startsWith(`${path}/`))
+          .map(([p, size]) => `${p}\u0000${size}`)
+          .sort();
+      for (const path of ["/memories/a", "/memories/a-b", "/memories/a0", "/memories", "/nothing", ""]) {
+        assert.deepEqual(await listing(path), expected(path), path);
+      }
+      // A size change, a delete, a move: the listing keys follow, read or not.
+      await run(h, "readwrite", (tx) => {
+        tx.putFile(record("/memories/a/x.md", { id: `mem_${AROUND_A.indexOf("/memories/a/x.md")}`, size: 1000 }));
+        tx.deleteFile("/memories/a/B.md");
+      });
+      await run(h, "readwrite", (tx) =>
+        tx.getFile("/memories/a0/q.md", (r) => {
+          tx.deleteFile("/memories/a0/q.md");
+          tx.putFile({ ...r, path: "/memories/a0/moved.md" });
+        }),
+      );
+      const after = await listing("/memories");
+      assert.ok(after.includes("/memories/a/x.md\u00001000"));
+      assert.ok(!after.some((e) => e.startsWith("/memories/a/B.md\u0000") || e.startsWith("/memories/a/x.md\u0000") && !e.endsWith("\u00001000")));
+      assert.ok(after.some((e) => e.startsWith("/memories/a0/moved.md\u0000")));
+      assert.ok(!after.some((e) => e.startsWith("/memories/a0/q.md\u0000")));
+      assert.equal(after.length, AROUND_A.length - 1);
+      h.close();
+    });
+
     test("hasChildren answers for the same range", async () => {
       const h = await makeStorage().open("s");
       await putFiles(h, AROUND_A);
