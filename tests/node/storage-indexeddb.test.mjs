@@ -510,3 +510,84 @@ function countListingDeletes() {
     },
   };
 }
+
+test("the listing matches the files after random transactions of reads, puts, deletes and batches", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("listing-random");
+  // A small world of paths, files and directories mixed (the storage does not forbid both).
+  const paths = ["/a", "/a/b", "/a/c", "/a/b/d", "/a-b", "/a0", "/e/f", "/e/g/h", "/e", "/x"];
+  const dirs = ["", "/a", "/a/b", "/e", "/e/g", "/a-b", "/zz"];
+  // mulberry32: small, and exact in 32-bit integer arithmetic.
+  let seed = 12345;
+  const rand = (n) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+  /** @type {Map<string, number>} the model: path -> size */
+  const model = new Map();
+  for (let round = 0; round < 300; round++) {
+    // Each transaction: some reads first (maybe), then a mix of writes, batched or not.
+    /** @type {string[]} */
+    const ops = [];
+    await h.transaction("readwrite", (tx) => {
+      const reads = rand(3);
+      let pending = reads;
+      const write = () => {
+        const batch = rand(2) === 0;
+        if (batch) tx.beginWrites();
+        if (batch) ops.push("beginWrites");
+        const n = 1 + rand(6);
+        for (let i = 0; i < n; i++) {
+          const path = paths[rand(paths.length)];
+          if (rand(3) === 0) {
+            tx.deleteFile(path);
+            model.delete(path);
+            ops.push(`delete ${path}`);
+          } else {
+            const size = rand(4);
+            tx.putFile({ path, id: `mem_${path}`, size, sha256: "", createdAt: 0, updatedAt: 0 });
+            model.set(path, size);
+            ops.push(`put ${path} ${size}`);
+          }
+        }
+        // A whole directory emptied now and then, as a directory delete does.
+        if (rand(4) === 0) {
+          const dir = dirs[rand(dirs.length)];
+          for (const path of [...model.keys()]) {
+            if (path.startsWith(`${dir}/`)) {
+              tx.deleteFile(path);
+              model.delete(path);
+            }
+          }
+          ops.push(`emptied ${dir}`);
+        }
+        if (batch) tx.endWrites();
+        if (batch) ops.push("endWrites");
+      };
+      if (reads === 0) {
+        write();
+        return;
+      }
+      for (let i = 0; i < reads; i++) {
+        const kind = rand(4);
+        const done = () => {
+          if (--pending === 0) write();
+        };
+        const path = paths[rand(paths.length)];
+        const dir = dirs[rand(dirs.length)];
+        if (kind === 0) tx.getFile(path, done);
+        else if (kind === 1) tx.getSubtree(dir, done);
+        else if (kind === 2) tx.hasChildren(dir, done);
+        else tx.getFileById(`mem_${path}`, done);
+        ops.push(["getFile " + path, "getSubtree " + dir, "hasChildren " + dir, "getFileById " + path][kind]);
+      }
+    });
+    let listing;
+    await h.transaction("readonly", (tx) => tx.getListing("", (entries) => (listing = entries)));
+    const expected = [...model].map(([p, size]) => `${p}\u0000${size}`).sort();
+    assert.deepEqual([...listing].sort(), expected, `after round ${round}: ${ops.join(", ")}`);
+  }
+  h.close();
+});
