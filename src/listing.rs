@@ -1,6 +1,6 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (SPEC §3 view).
 
-use crate::render::{fill, format_size, push_decimal, push_size};
+use crate::render::{fill, format_size, push_size};
 use std::cmp::Ordering;
 
 /// Orders names as JavaScript's default `Array.prototype.sort` does: by UTF-16 code units.
@@ -59,15 +59,6 @@ pub struct ListingEntry {
 }
 
 impl ListingEntry {
-    /// The entry's storage key, `{path}\0{size}` (a path holds no control character).
-    pub fn key(path: &str, size: u64) -> String {
-        let mut key = String::with_capacity(path.len() + 8);
-        key.push_str(path);
-        key.push('\0');
-        push_decimal(&mut key, size, 0);
-        key
-    }
-
     /// Reads the storage's answer to a listing read: entry keys joined with `\n` (no entry:
     /// the empty text). `None` if an entry is not `{path}\0{size}`.
     pub fn parse_all(text: &str) -> Option<Vec<ListingEntry>> {
@@ -227,6 +218,11 @@ fn push_line(out: &mut String, size: u64, path: &[&str], is_dir: bool) {
 mod tests {
     use super::ListingEntry;
 
+    /// An entry's storage key, `{path}\0{size}`, as the adapter's storage writes it.
+    fn key(path: &str, size: u64) -> String {
+        format!("{path}\u{0}{size}")
+    }
+
     fn entry(path: &str, size: u64) -> ListingEntry {
         ListingEntry {
             path: path.into(),
@@ -270,14 +266,9 @@ mod tests {
 
     #[test]
     fn listing_answers_round_trip_and_refuse_what_is_not_an_entry() {
-        assert_eq!(ListingEntry::key("/a/b.md", 1024), "/a/b.md\u{0}1024");
+        assert_eq!(key("/a/b.md", 1024), "/a/b.md\u{0}1024");
         assert_eq!(ListingEntry::parse_all(""), Some(vec![]));
-        let text = [
-            ListingEntry::key("/a/b.md", 1024),
-            ListingEntry::key("/c", 0),
-            ListingEntry::key("/d e", u64::MAX),
-        ]
-        .join("\n");
+        let text = [key("/a/b.md", 1024), key("/c", 0), key("/d e", u64::MAX)].join("\n");
         assert_eq!(
             ListingEntry::parse_all(&text),
             Some(vec![

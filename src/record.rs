@@ -211,6 +211,18 @@ pub struct VersionRecord {
 }
 
 impl VersionRecord {
+    /// This version redacted at `at`: its path, size, hash and content key gone, the rest kept.
+    pub fn redacted(&self, at: i64) -> VersionRecord {
+        VersionRecord {
+            path: None,
+            size: None,
+            sha256: None,
+            content: None,
+            redacted_at: Some(at),
+            ..self.clone()
+        }
+    }
+
     pub fn from_json(json: &Json) -> Option<VersionRecord> {
         let opt_str = |key: &str| json.field(key).and_then(Json::as_str).map(str::to_string);
         let created_by = match json.field("createdBy") {

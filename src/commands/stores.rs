@@ -7,7 +7,7 @@ use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
 use crate::error::{ErrorCode, ToolError};
 use crate::json::{Json, ObjectWriter};
 use crate::mounts::slug;
-use crate::record::{parse_rfc3339, rfc3339, FileRecord, VersionIds, VersionRecord};
+use crate::record::{parse_rfc3339, rfc3339, FileRecord, VersionIds};
 use crate::render::{cat, decimal, fill};
 
 /// The longest store name and description, in characters.
@@ -288,14 +288,7 @@ pub fn delete(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> 
         if let Some(key) = &version.content {
             history.push(Write::DeleteContent(key.clone()));
         }
-        history.push(Write::PutVersion(VersionRecord {
-            path: None,
-            size: None,
-            sha256: None,
-            content: None,
-            redacted_at: Some(cx.now),
-            ..version.clone()
-        }));
+        history.push(Write::PutVersion(version.redacted(cx.now)));
     }
     history.delete(file);
     let mut out = String::new();

@@ -155,14 +155,7 @@ pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> 
             writes.push(Write::DeleteContent(key.clone()));
         }
     }
-    let redacted = VersionRecord {
-        path: None,
-        size: None,
-        sha256: None,
-        content: None,
-        redacted_at: Some(cx.now),
-        ..version.clone()
-    };
+    let redacted = version.redacted(cx.now);
     writes.push(Write::PutVersion(redacted.clone()));
     Ok(Outcome::value(version_json(&redacted, None), writes))
 }
