@@ -803,10 +803,11 @@ async function perform(handle, task, progress, beforeWrite) {
   const core = calls.run;
   /** Set once the transaction settled: a late callback from a faulty storage is ignored. */
   let settled = false;
+  /** Whether `task.prepare()` is still to be called (once, for a task that may write). */
+  let prepare = false;
 
   /** @param {StorageTx} tx */
   const body = (tx) => {
-    let first = true;
     const round = () => {
       const reads = core(() => JSON.parse(task.reads()));
       let pending = reads.length;
@@ -833,9 +834,9 @@ async function perform(handle, task, progress, beforeWrite) {
       reads.forEach((/** @type {any} */ read, /** @type {number} */ index) => {
         issueRead(tx, read, index, task, answer, core, beforeWrite);
       });
-      // While storage answers the first round: the core's work that needs no read.
-      if (first && pending > 0) core(() => task.prepare());
-      first = false;
+      // While storage answers the first round of a write: the core's work that needs no read.
+      if (prepare && pending > 0) core(() => task.prepare());
+      prepare = false;
     };
     const next = () => {
       if (core(() => task.resume())) finish();
@@ -878,7 +879,9 @@ async function perform(handle, task, progress, beforeWrite) {
   try {
     // Refused by the input or path checks: the outcome is known without touching storage.
     if (task.done()) return outcomeOf(task);
-    await handle.transaction(core(() => /** @type {"readonly" | "readwrite"} */ (task.mode())), body);
+    const mode = core(() => /** @type {"readonly" | "readwrite"} */ (task.mode()));
+    prepare = mode === "readwrite";
+    await handle.transaction(mode, body);
     if (outcome === undefined) {
       throw new MemoryToolError(
         "STORAGE_FAILED",
