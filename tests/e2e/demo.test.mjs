@@ -12,10 +12,10 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { deflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
+import { makePng } from "./png.mjs";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const ARTIFACTS = path.join(REPO, "test-artifacts", "e2e");
@@ -184,53 +184,17 @@ async function screenshot(/** @type {import("playwright-core").Page} */ tab, /**
 }
 
 /**
- * A small, valid RGBA PNG (a gradient with a diagonal stripe), made here so the test needs no
- * fixture file.
+ * A small, valid RGBA PNG (a gradient with a diagonal stripe).
  * @param {number} width
  * @param {number} height
  */
-function makePng(width, height) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
+function gradientPng(width, height) {
+  return makePng(width, height, (x, y) => {
+    const stripe = Math.abs(x - y * (width / height)) < 3;
+    return stripe
+      ? [255, 160, 0, 255]
+      : [Math.round((x / width) * 80), Math.round((y / height) * 120) + 60, 200, 255];
   });
-  const crc32 = (/** @type {Buffer} */ buf) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (/** @type {string} */ type, /** @type {Buffer} */ data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const raw = Buffer.alloc((width * 4 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 4 + 1);
-    for (let x = 0; x < width; x++) {
-      const i = row + 1 + x * 4;
-      const stripe = Math.abs(x - y * (width / height)) < 3;
-      raw[i] = stripe ? 255 : Math.round((x / width) * 80);
-      raw[i + 1] = stripe ? 160 : Math.round((y / height) * 120) + 60;
-      raw[i + 2] = stripe ? 0 : 200;
-      raw[i + 3] = 255;
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
 }
 
 describe("the demo page", () => {
@@ -414,7 +378,7 @@ describe("the demo page", () => {
   });
 
   it("uploads an image with writeFile and views it as an image block", async () => {
-    const png = makePng(96, 64);
+    const png = gradientPng(96, 64);
     const imagePath = "/memories/uploads/stripe.png";
     await page.locator("#upload-input").setInputFiles({ name: "stripe.png", mimeType: "image/png", buffer: png });
     await page.locator(`#tree [data-path="${imagePath}"]`).waitFor();

@@ -17,10 +17,10 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { deflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
+import { makePng } from "./png.mjs";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 /** The database of a store (storage-indexeddb.js: `dbPrefix + store`, default prefix). */
@@ -162,42 +162,14 @@ async function snapshot(/** @type {Page} */ page, /** @type {string} */ key, /**
 }
 
 /**
- * A small, valid RGBA PNG, made here so the test needs no fixture file.
+ * A small, valid RGBA PNG of patterned bytes.
  * @param {number} width
  * @param {number} height
  */
-function makePng(width, height) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (/** @type {Buffer} */ buf) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (/** @type {string} */ type, /** @type {Buffer} */ data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const raw = Buffer.alloc((width * 4 + 1) * height);
-  for (let i = 0; i < raw.length; i++) raw[i] = i % (width * 4 + 1) === 0 ? 0 : (i * 37) & 0xff;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+function patternPng(width, height) {
+  return makePng(width, height, (_x, _y, i) =>
+    /** @type {[number, number, number, number]} */ ([0, 1, 2, 3].map((c) => ((i + c) * 37) & 0xff)),
+  );
 }
 
 describe("the package over real IndexedDB in headless Chromium", { timeout: 120_000 }, () => {
@@ -1039,7 +1011,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     const page = await openHarness(/** @type {BrowserContext} */ (context));
     const STORE = "e2e-image";
     await openTool(page, "m", { store: STORE });
-    const png = makePng(16, 9);
+    const png = patternPng(16, 9);
     const base64 = png.toString("base64");
     const image = [{ type: "image", source: { type: "base64", media_type: "image/png", data: base64 } }];
     const write = (/** @type {string} */ p, /** @type {number[]} */ bytes) =>

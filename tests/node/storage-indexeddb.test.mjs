@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { IDBFactory, IDBKeyRange, IDBObjectStore, forceCloseDatabase } from "fake-indexeddb";
 import { IndexedDbStorage } from "../../src/js/storage-indexeddb.js";
 import { MemoryToolError } from "../../src/js/errors.js";
+import { buildV1Database } from "./fixtures/v1-database.mjs";
 
 const isCode = (code) => (error) => error instanceof MemoryToolError && error.code === code;
 
@@ -266,34 +267,6 @@ test("durability options are accepted", async () => {
   }
 });
 
-/**
- * A database as version 1 of this package built it: object stores `files` (keyPath `path`)
- * and `contents` (out-of-line keys), records without `version` or `content`, and each file's
- * bytes under its memory id.
- */
-function buildV1Database(factory, name, files) {
-  return new Promise((resolve, reject) => {
-    const request = factory.open(name, 1);
-    request.onupgradeneeded = () => {
-      request.result.createObjectStore("files", { keyPath: "path" });
-      request.result.createObjectStore("contents");
-    };
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const db = request.result;
-      const tx = db.transaction(["files", "contents"], "readwrite");
-      for (const { record, bytes } of files) {
-        tx.objectStore("files").put(record);
-        tx.objectStore("contents").put(bytes, record.id);
-      }
-      tx.oncomplete = () => {
-        db.close();
-        resolve();
-      };
-      tx.onabort = () => reject(tx.error);
-    };
-  });
-}
 
 test("a version 1 database upgrades in place to version 3, keeping every record and byte", async () => {
   const factory = new IDBFactory();

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { buildV1Database } from "./fixtures/v1-database.mjs";
 
 const built = existsSync(new URL("../../pkg/memory_tool_wasm_bg.wasm", import.meta.url));
 if (!built) {
@@ -988,30 +989,14 @@ suite("IndexedDbStorage: a version 1 database", () => {
   test("opens, reads and changes through the API; old memories get versions from their first change", async () => {
     const indexedDB = new IDBFactory();
     // Built with the version 1 schema, records and byte keys as version 1 wrote them.
-    await new Promise((resolve, reject) => {
-      const request = indexedDB.open("memory-tool-wasm:legacy", 1);
-      request.onupgradeneeded = () => {
-        request.result.createObjectStore("files", { keyPath: "path" });
-        request.result.createObjectStore("contents");
-      };
-      request.onerror = () => reject(request.error);
-      request.onsuccess = () => {
-        const db = request.result;
-        const tx = db.transaction(["files", "contents"], "readwrite");
-        const put = (path, id, text, at) => {
-          const bytes = new TextEncoder().encode(text);
-          tx.objectStore("files").put({ path, id, size: bytes.length, sha256: sha(text), createdAt: at, updatedAt: at });
-          tx.objectStore("contents").put(bytes, id);
-        };
-        put("/notes/old.md", "mem_oldone", "from v1\n", 1_700_000_000_000);
-        put("/keep.md", "mem_oldtwo", "kept", 1_700_000_000_001);
-        tx.oncomplete = () => {
-          db.close();
-          resolve();
-        };
-        tx.onabort = () => reject(tx.error);
-      };
-    });
+    const v1 = (path, id, text, at) => {
+      const bytes = new TextEncoder().encode(text);
+      return { record: { path, id, size: bytes.length, sha256: sha(text), createdAt: at, updatedAt: at }, bytes };
+    };
+    await buildV1Database(indexedDB, "memory-tool-wasm:legacy", [
+      v1("/notes/old.md", "mem_oldone", "from v1\n", 1_700_000_000_000),
+      v1("/keep.md", "mem_oldtwo", "kept", 1_700_000_000_001),
+    ]);
     const m = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB, IDBKeyRange }), store: "legacy" });
     assert.deepEqual(await indexedDB.databases(), [{ name: "memory-tool-wasm:legacy", version: 3 }]);
     assert.match((await m.execute({ command: "view", path: "/memories/notes/old.md" })).content, /1\tfrom v1\n/);
