@@ -10,8 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # npm's binaryen first: wasm-pack runs the first wasm-opt on PATH, and Debian's is broken.
 export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
-echo "build: wasm-pack build --profile wasm --target web --out-dir pkg --no-pack --no-gitignore"
-wasm-pack build --profile wasm --target web --out-dir pkg --no-pack --no-gitignore
+echo "build: wasm-pack build --profile wasm --target web --out-dir pkg --no-pack --no-gitignore -- --features wasm"
+wasm-pack build --profile wasm --target web --out-dir pkg --no-pack --no-gitignore -- --features wasm
 
 # wasm-pack's packaging files would make pkg/ look like a second package.
 rm -f pkg/.gitignore pkg/package.json pkg/README.md pkg/LICENSE pkg/LICENSE-*

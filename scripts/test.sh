@@ -62,7 +62,7 @@ step fmt "cargo fmt --check"
 
 # Twice: natively, and for wasm32, where the bindings and the browser tests live (they are
 # compiled out of the native build).
-step clippy "cargo clippy --all-targets -- -D warnings && cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings"
+step clippy "cargo clippy --all-targets -- -D warnings && cargo clippy --all-targets --target wasm32-unknown-unknown --features wasm -- -D warnings"
 
 step native "cargo test"
 
@@ -72,7 +72,7 @@ step build "SKIP_SETUP=1 bash scripts/build.sh"
 build_ok=$((last_status == 0))
 
 if grep -rlq --include='*.rs' 'wasm_bindgen_test' src tests 2>/dev/null; then
-  step browser "wasm-pack test --headless --chrome"
+  step browser "wasm-pack test --headless --chrome -- --features wasm"
 else
   skip browser "no wasm_bindgen_test in src/ or tests/*.rs"
 fi

@@ -2,10 +2,11 @@
 //! out, one `Task` per command (see docs/ARCHITECTURE.md).
 
 use crate::commands::Operation;
-use crate::engine::{Answer, Context, Outcome, Read};
-use crate::json::quote;
-use crate::mounts::{Mounts, Routed};
-use crate::render::{cat, decimal, fill};
+use crate::format::json::quote;
+use crate::format::render::{cat, decimal, fill};
+use crate::protocol::{Answer, Read};
+use crate::session::task::Target;
+use crate::session::{Session, Start};
 use wasm_bindgen::prelude::*;
 
 fn js_error(message: impl Into<String>) -> JsValue {
@@ -25,14 +26,14 @@ fn js_sys_error(message: &str) -> JsValue {
 /// A store name's mount slug ("Demo Memory" → `demo-memory`).
 #[wasm_bindgen]
 pub fn slug(name: &str) -> String {
-    crate::mounts::slug(name)
+    crate::model::store::slug(name)
 }
 
 /// Checks `MemoryTool.open`'s mounts against the stores' records (see `mounts::plan_mounts`):
 /// `{"ok": plan}` or `{"error": {"code", "message"}}`.
 #[wasm_bindgen(js_name = planMounts)]
 pub fn plan_mounts(request_json: &str) -> String {
-    match crate::mounts::plan_mounts(request_json) {
+    match crate::session::plan::plan_mounts(request_json) {
         Ok(plan) => fill("{\"ok\":{}}", &[&plan]),
         Err(e) => fill(
             "{\"error\":{\"code\":{},\"message\":{}}}",
@@ -45,14 +46,27 @@ pub fn plan_mounts(request_json: &str) -> String {
 /// "instructions"}]`.
 #[wasm_bindgen(js_name = systemPrompt)]
 pub fn system_prompt(mounts_json: &str) -> Result<String, JsValue> {
-    let mounts = crate::mounts::mount_infos(mounts_json).map_err(js_error)?;
-    Ok(crate::mounts::system_prompt(&mounts))
+    let mounts = crate::session::plan::mount_infos(mounts_json).map_err(js_error)?;
+    Ok(crate::session::plan::system_prompt(&mounts))
 }
 
-/// The mounted stores (limits and access of each) for the commands it starts.
+/// A session's mounted stores (limits and access of each) for the commands it starts.
 #[wasm_bindgen]
+#[derive(Debug)]
 pub struct Engine {
-    mounts: Mounts,
+    session: Session,
+}
+
+fn start<'a>(now_ms: f64, entropy: &'a [u8], actor: &'a str) -> Start<'a> {
+    Start {
+        now_ms: now_ms as i64,
+        entropy,
+        actor,
+    }
+}
+
+fn task(inner: crate::session::task::Task) -> Task {
+    Task { inner }
 }
 
 #[wasm_bindgen]
@@ -64,78 +78,17 @@ impl Engine {
     pub fn new(config_json: &str) -> Result<Engine, JsValue> {
         #[cfg(debug_assertions)]
         console_error_panic_hook::set_once();
-        let mounts = Mounts::from_json(config_json).map_err(js_error)?;
-        Ok(Engine { mounts })
-    }
-
-    /// The mount slugs, in order (empty names for a single store).
-    pub fn slugs(&self) -> Vec<String> {
-        self.mounts.slugs()
-    }
-
-    fn routed(&self, operation: Operation, now_ms: f64, entropy: &[u8], actor: &str) -> Task {
-        match self.mounts.route(operation) {
-            Routed::Mount(mount, operation) => self.task(mount, operation, now_ms, entropy, actor),
-            Routed::All(operation) => {
-                let mut task = self.task(0, operation, now_ms, entropy, actor);
-                task.mount = -1;
-                task
-            }
-            Routed::Done(outcome) => self.done(outcome),
-        }
-    }
-
-    fn done(&self, outcome: Outcome) -> Task {
-        let context = self.context(0, 0.0, &[], "null");
-        Task {
-            inner: crate::engine::Task::finished(outcome, context),
-            mount: 0,
-        }
-    }
-
-    fn context(&self, mount: usize, now_ms: f64, entropy: &[u8], actor: &str) -> Context {
-        let mut seed = [0u8; 16];
-        for (slot, byte) in seed.iter_mut().zip(entropy) {
-            *slot = *byte;
-        }
-        let prefix = self.mounts.prefix(mount);
-        // With several mounts, versions also say which mount wrote them. An actor that is not
-        // a JSON object is recorded as unknown rather than trusted.
-        let actor = if self.mounts.len() > 1 {
-            crate::mounts::actor_in_mount(actor, &prefix)
-        } else {
-            match crate::json::Json::parse(actor) {
-                Some(crate::json::Json::Object(_)) => actor.to_string(),
-                _ => "null".to_string(),
-            }
-        };
-        Context {
-            config: self.mounts.config(mount),
-            now: now_ms as i64,
-            seed,
-            actor,
-            mount_prefix: prefix,
-        }
-    }
-
-    fn task(
-        &self,
-        mount: usize,
-        operation: Operation,
-        now_ms: f64,
-        entropy: &[u8],
-        actor: &str,
-    ) -> Task {
-        Task {
-            inner: crate::engine::Task::new(operation, self.context(mount, now_ms, entropy, actor)),
-            mount: mount as i32,
-        }
+        let session = Session::from_json(config_json).map_err(js_error)?;
+        Ok(Engine { session })
     }
 
     /// Starts a tool command from the model's input as JSON text. `actor_json` says who the
     /// change is by (`{"type":"tool","tool_use_id":…}`), recorded in versions.
     pub fn start(&self, input_json: &str, now_ms: f64, entropy: &[u8], actor_json: &str) -> Task {
-        self.routed(Operation::tool(input_json), now_ms, entropy, actor_json)
+        task(
+            self.session
+                .start_tool(input_json, start(now_ms, entropy, actor_json)),
+        )
     }
 
     /// `start` with the input JSON as UTF-8 bytes: for big inputs, as JS's `TextEncoder` makes
@@ -157,12 +110,10 @@ impl Engine {
         entropy: &[u8],
         actor_json: &str,
     ) -> Task {
-        self.routed(
+        task(self.session.start(
             Operation::host_write(path, content),
-            now_ms,
-            entropy,
-            actor_json,
-        )
+            start(now_ms, entropy, actor_json),
+        ))
     }
 
     /// Starts a host call (`{"call":"memories.list", …}`, see docs/ARCHITECTURE.md) on mount
@@ -176,19 +127,11 @@ impl Engine {
         actor_json: &str,
         mount: usize,
     ) -> Task {
-        if mount >= self.mounts.len() {
-            return self.done(Outcome::failure(crate::error::ToolError::new(
-                crate::error::ErrorCode::InvalidInput,
-                fill("no mount number {}", &[&decimal(mount as u64)]),
-            )));
-        }
-        self.task(
+        task(self.session.start_on(
             mount,
             Operation::host(call_json),
-            now_ms,
-            entropy,
-            actor_json,
-        )
+            start(now_ms, entropy, actor_json),
+        ))
     }
 
     /// `startHost` with the call JSON as UTF-8 bytes (see `startUtf8`): imports of big bundles.
@@ -208,10 +151,9 @@ impl Engine {
 
 /// One command in progress.
 #[wasm_bindgen]
+#[derive(Debug)]
 pub struct Task {
-    inner: crate::engine::Task,
-    /// The mount whose store the command runs on; -1 for all (the view of `/memories`).
-    mount: i32,
+    inner: crate::session::task::Task,
 }
 
 #[wasm_bindgen]
@@ -229,7 +171,10 @@ impl Task {
     /// The mount whose store the command runs on: -1 when it reads every mount (its reads then
     /// name their `mount`).
     pub fn mount(&self) -> i32 {
-        self.mount
+        match self.inner.target() {
+            Target::Mount(n) => n as i32,
+            Target::All => -1,
+        }
     }
 
     /// Work that needs no read (hashing a create's text), for the host to call once it has

@@ -6,8 +6,8 @@
 
 mod common;
 use common::{q, result, store_with};
-use memory_tool_wasm::json::Json;
-use memory_tool_wasm::path::tool_path;
+use memory_tool_wasm::tool_path;
+use memory_tool_wasm::Json;
 use memory_tool_wasm::{Config, MemStore, Operation};
 
 const CORPUS: &str = include_str!("hostile-paths.txt");

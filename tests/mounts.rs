@@ -4,9 +4,9 @@
 
 mod common;
 use common::result;
-use memory_tool_wasm::json::Json;
-use memory_tool_wasm::mem_store::MemMounts;
-use memory_tool_wasm::mounts::{mount_infos, plan_mounts, slug, system_prompt, Mounts};
+use memory_tool_wasm::Json;
+use memory_tool_wasm::MemMounts;
+use memory_tool_wasm::{mount_infos, plan_mounts, slug, system_prompt, Session, Start};
 use memory_tool_wasm::{Config, MemStore, Operation};
 
 fn registry_call(registry: &mut MemStore, json: &str) -> Json {
@@ -145,7 +145,7 @@ fn plan(mounts: &[(String, &str, &str)]) -> Result<Json, (String, String)> {
         .map(|(store, access, instructions)| {
             format!(
                 r#"{{"store":{store},"access":"{access}","instructions":{}}}"#,
-                memory_tool_wasm::json::quote(instructions)
+                memory_tool_wasm::quote(instructions)
             )
         })
         .collect();
@@ -168,7 +168,7 @@ fn mount_plans_and_their_errors() {
     let plan_ok = plan_ok.unwrap_or(Json::Null);
     let engine = plan_ok
         .get("engine")
-        .map(memory_tool_wasm::record::write_value)
+        .map(memory_tool_wasm::write_value)
         .unwrap_or_default();
     assert_eq!(
         engine,
@@ -209,7 +209,7 @@ fn mount_plans_and_their_errors() {
 }
 
 fn session() -> MemMounts {
-    let mounts = Mounts::from_json(
+    let mounts = Session::from_json(
         r#"{"mounts":[{"slug":"demo-memory"},{"slug":"team-handbook","readOnly":true}]}"#,
     );
     let mut session = MemMounts::new(mounts.unwrap_or_else(|e| panic!("{e}")));
@@ -335,8 +335,7 @@ fn registry_details() {
     assert!(
         of_it
             .iter()
-            .all(|v| v.redacted_at.is_some()
-                || v.operation == memory_tool_wasm::record::Change::Deleted),
+            .all(|v| v.redacted_at.is_some() || v.operation == memory_tool_wasm::Change::Deleted),
         "{of_it:?}"
     );
     let leftover = registry
@@ -370,15 +369,19 @@ fn a_mount_itself_is_neither_written_nor_moved() {
         result(&s.execute(r#"{"command":"rename","old_path":"/memories/demo-memory","new_path":"/memories/team-handbook/x"}"#)),
         ("Error: Cannot rename the mount /memories/demo-memory itself".to_string(), true)
     );
-    let routed = s.mounts.route(Operation::host_write(
-        "/memories/demo-memory",
-        b"x".to_vec(),
-    ));
-    match routed {
-        memory_tool_wasm::mounts::Routed::Done(outcome) => assert_eq!(
-            outcome.text_content(),
-            "Error: Cannot write /memories/demo-memory: it is a mounted memory store; write a file inside it"
-        ),
-        _ => panic!("a write to a mount's root must be refused"),
-    }
+    let start = Start {
+        now_ms: 0,
+        entropy: &[],
+        actor: "null",
+    };
+    let task = s.session.start(
+        Operation::host_write("/memories/demo-memory", b"x".to_vec()),
+        start,
+    );
+    // Refused by routing, before any storage: the task is born finished.
+    assert!(task.reads().is_empty());
+    assert_eq!(
+        task.outcome().map(|o| o.text_content()),
+        Some("Error: Cannot write /memories/demo-memory: it is a mounted memory store; write a file inside it")
+    );
 }

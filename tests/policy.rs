@@ -4,8 +4,8 @@
 
 mod common;
 use common::result;
-use memory_tool_wasm::engine::Decision;
-use memory_tool_wasm::mem_store::WritePolicy;
+use memory_tool_wasm::Decision;
+use memory_tool_wasm::WritePolicy;
 use memory_tool_wasm::{Config, MemStore, Operation};
 
 const KEY: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
@@ -132,7 +132,7 @@ fn the_hook_allows_rewrites_and_refuses() {
     let record = &st.files["/p.md"];
     assert_eq!(
         record.sha256,
-        memory_tool_wasm::record::sha256_hex(b"line\nSSN [redacted]\nend")
+        memory_tool_wasm::sha256_hex(b"line\nSSN [redacted]\nend")
     );
     // The snippet shows what was stored.
     let edited = st.execute(r#"{"command":"str_replace","path":"/memories/p.md","old_str":"end","new_str":"SSN 123-45-6789 again"}"#);

@@ -2,50 +2,14 @@
 //! nothing in the outcome: the same writes, records and hashes with or without it, for every
 //! kind of operation, big or small.
 
-use memory_tool_wasm::engine::{Answer, Context, Outcome, Task};
-use memory_tool_wasm::{Config, Operation};
+use memory_tool_wasm::{Config, MemStore, Operation, Outcome};
 
-fn context() -> Context {
-    Context {
-        config: Config::default(),
-        now: 1_700_000_000_000,
-        seed: [7; 16],
-        actor: r#"{"type":"tool","tool_use_id":null}"#.into(),
-        mount_prefix: "/memories".into(),
-    }
-}
-
-/// Runs `operation` against an empty store (every read answered as empty), calling `prepare`
-/// after the first round's reads if `prepare` is set.
+/// Runs `operation` against an empty store through the harness, with `prepare` called after
+/// the first round's reads or not at all.
 fn run(operation: Operation, prepare: bool) -> Outcome {
-    let mut task = Task::new(operation, context());
-    for round in 0..10 {
-        let answers: Vec<Answer> = task
-            .reads()
-            .iter()
-            .map(|read| match read.to_json().as_str() {
-                r if r.contains("\"kind\":\"file\"") || r.contains("\"fileById\"") => {
-                    Answer::File(None)
-                }
-                r if r.contains("\"listing\"") => Answer::Listing(Vec::new()),
-                r if r.contains("\"subtree\"") => Answer::Subtree(Vec::new()),
-                r if r.contains("\"hasChildren\"") => Answer::HasChildren(false),
-                r if r.contains("\"count\"") => Answer::Count(0),
-                r if r.contains("\"newestVersionId\"") => Answer::VersionId(None),
-                _ => Answer::Content(None),
-            })
-            .collect();
-        if round == 0 && prepare {
-            task.prepare();
-        }
-        for (i, answer) in answers.into_iter().enumerate() {
-            task.supply(i, answer);
-        }
-        if task.resume() {
-            break;
-        }
-    }
-    task.take_outcome().expect("the task finished")
+    let mut store = MemStore::new(Config::default());
+    store.prepare = Some(prepare);
+    store.run(operation)
 }
 
 #[test]
@@ -54,7 +18,7 @@ fn prepare_changes_no_outcome() {
     let inputs = [
         format!(
             r#"{{"command":"create","path":"/memories/big.md","file_text":{}}}"#,
-            memory_tool_wasm::json::quote(&big)
+            memory_tool_wasm::quote(&big)
         ),
         r#"{"command":"create","path":"/memories/small.md","file_text":"hi"}"#.to_string(),
         r#"{"command":"view","path":"/memories"}"#.to_string(),
@@ -75,5 +39,5 @@ fn prepare_changes_no_outcome() {
     // The big create's record carries the text's real hash.
     assert!(run(Operation::tool(&inputs[0]), true)
         .to_json()
-        .contains(&memory_tool_wasm::record::sha256_hex(big.as_bytes())));
+        .contains(&memory_tool_wasm::sha256_hex(big.as_bytes())));
 }

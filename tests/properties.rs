@@ -4,7 +4,7 @@
 
 mod common;
 use common::q;
-use memory_tool_wasm::path::{tool_path, MemoryPath};
+use memory_tool_wasm::{tool_path, MemoryPath};
 use memory_tool_wasm::{Config, Content, MemStore};
 use proptest::prelude::*;
 
@@ -147,7 +147,7 @@ fn check_tree(store: &MemStore) -> Result<(), TestCaseError> {
         prop_assert_eq!(content.map(|c| c.len() as u64), Some(record.size));
         prop_assert_eq!(
             &record.sha256,
-            &memory_tool_wasm::record::sha256_hex(content.map(Vec::as_slice).unwrap_or_default())
+            &memory_tool_wasm::sha256_hex(content.map(Vec::as_slice).unwrap_or_default())
         );
     }
     // Every stored byte string is referenced by a version; the head of each file is one.
@@ -184,7 +184,7 @@ fn check_views(store: &mut MemStore) -> Result<(), TestCaseError> {
         lines.next().map(str::to_string),
         Some(format!(
             "{}\t/memories",
-            memory_tool_wasm::render::format_size(total)
+            memory_tool_wasm::format_size(total)
         ))
     );
     let listed: Vec<&str> = lines.collect();
@@ -193,10 +193,7 @@ fn check_views(store: &mut MemStore) -> Result<(), TestCaseError> {
         let hidden = key
             .split('/')
             .any(|s| s.starts_with('.') || s == "node_modules");
-        let line = format!(
-            "{}\t/memories{key}",
-            memory_tool_wasm::render::format_size(*size)
-        );
+        let line = format!("{}\t/memories{key}", memory_tool_wasm::format_size(*size));
         prop_assert_eq!(
             listed.contains(&line.as_str()),
             depth <= 2 && !hidden,
@@ -253,7 +250,7 @@ proptest! {
 fn replay(
     store: &MemStore,
 ) -> std::collections::BTreeMap<String, (String, String, String, String)> {
-    use memory_tool_wasm::record::Change;
+    use memory_tool_wasm::Change;
     let mut by_memory: std::collections::HashMap<String, String> = Default::default();
     let mut files = std::collections::BTreeMap::new();
     for version in store.versions.values() {

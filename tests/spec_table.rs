@@ -559,7 +559,7 @@ fn section_3_delete() {
     let deleted = store
         .versions
         .values()
-        .filter(|v| v.operation == memory_tool_wasm::record::Change::Deleted)
+        .filter(|v| v.operation == memory_tool_wasm::Change::Deleted)
         .count();
     assert_eq!(deleted, 3, "one version per deleted file");
 }

@@ -4,8 +4,8 @@
 
 mod common;
 use common::q;
-use memory_tool_wasm::json::Json;
-use memory_tool_wasm::record::Change;
+use memory_tool_wasm::Change;
+use memory_tool_wasm::Json;
 use memory_tool_wasm::{Config, MemStore, Operation, Outcome};
 
 fn store() -> MemStore {
@@ -157,7 +157,7 @@ fn host_memory_api() {
     assert_eq!(s(&created, "content"), "buy milk");
     assert_eq!(
         s(&created, "content_sha256"),
-        memory_tool_wasm::record::sha256_hex(b"buy milk")
+        memory_tool_wasm::sha256_hex(b"buy milk")
     );
     assert_eq!(
         created.get("content_size_bytes").and_then(Json::as_integer),
@@ -259,7 +259,7 @@ fn host_memory_api() {
     );
 
     // Delete with an expected hash.
-    let new_sha = memory_tool_wasm::record::sha256_hex(b"new");
+    let new_sha = memory_tool_wasm::sha256_hex(b"new");
     let (code, _, _) = refused(
         &mut st,
         &format!(r#"{{"call":"memories.delete","id":"{id}","expected_content_sha256":"{sha}"}}"#),
@@ -826,7 +826,7 @@ fn records_from_before_versions_join_the_history() {
             path: "/old.md".into(),
             id: "mem_legacy".into(),
             size: 3,
-            sha256: memory_tool_wasm::record::sha256_hex(b"old"),
+            sha256: memory_tool_wasm::sha256_hex(b"old"),
             created_at: 1,
             updated_at: 2,
             version: None,

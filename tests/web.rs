@@ -147,7 +147,7 @@ async fn execute(db: &JsValue, engine: &Engine, input: &str) -> String {
 
 /// The outcome's text content and error flag, read from its JSON.
 fn text_of(outcome: &str) -> (String, bool) {
-    let json = memory_tool_wasm::json::Json::parse(outcome);
+    let json = memory_tool_wasm::Json::parse(outcome);
     let text = json
         .as_ref()
         .and_then(|j| j.get("content"))
@@ -286,7 +286,7 @@ async fn concurrent_edits_of_one_file_are_all_kept() {
     let markers: String = (0..20).map(|i| format!("m{i:02}\n")).collect();
     let create = format!(
         r#"{{"command":"create","path":"/memories/f.md","file_text":{}}}"#,
-        memory_tool_wasm::json::quote(&markers)
+        memory_tool_wasm::quote(&markers)
     );
     execute(&db, &e, &create).await;
     // Twenty str_replace commands started at once: IndexedDB runs their transactions one at a
@@ -387,8 +387,8 @@ async fn host(db: &JsValue, engine: &Engine, call: &str) -> String {
         .unwrap_or_else(|| "transaction failed".into())
 }
 
-fn value_of(outcome: &str) -> memory_tool_wasm::json::Json {
-    use memory_tool_wasm::json::Json;
+fn value_of(outcome: &str) -> memory_tool_wasm::Json {
+    use memory_tool_wasm::Json;
     Json::parse(outcome)
         .and_then(|j| j.get("value").cloned())
         .unwrap_or(Json::Null)
@@ -396,7 +396,7 @@ fn value_of(outcome: &str) -> memory_tool_wasm::json::Json {
 
 #[wasm_bindgen_test]
 async fn versions_over_indexeddb() {
-    use memory_tool_wasm::json::Json;
+    use memory_tool_wasm::Json;
     let db = open("web-versions", true).await;
     let e = engine("{}");
     execute(

@@ -3,7 +3,7 @@
 //! The writer: any text, quoted, reads back as itself, by serde_json and by ours.
 #![no_main]
 
-use memory_tool_wasm::json::{quote, Json};
+use memory_tool_wasm::{quote, Json};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

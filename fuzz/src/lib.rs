@@ -5,9 +5,9 @@
 //!
 //! A failed invariant panics: libFuzzer reports it as a crash and saves the input.
 
-use memory_tool_wasm::input::{parse_tool_input, ToolCommand};
-use memory_tool_wasm::json::{quote, Json};
-use memory_tool_wasm::path::{tool_path, MemoryPath};
+use memory_tool_wasm::{parse_tool_input, ToolCommand};
+use memory_tool_wasm::{quote, Json};
+use memory_tool_wasm::{tool_path, MemoryPath};
 use memory_tool_wasm::{Config, MemStore, Operation, Outcome};
 use unicode_normalization::UnicodeNormalization;
 
@@ -699,8 +699,8 @@ pub fn check_store(store: &MemStore) {
 
 /// Replays the version log (ids sort in write order) and compares it with the files.
 fn check_versions(store: &MemStore) {
-    use memory_tool_wasm::record::Change;
-    let mut live: std::collections::BTreeMap<&str, &memory_tool_wasm::record::VersionRecord> =
+    use memory_tool_wasm::Change;
+    let mut live: std::collections::BTreeMap<&str, &memory_tool_wasm::VersionRecord> =
         std::collections::BTreeMap::new();
     for version in store.versions.values() {
         match version.operation {
@@ -767,7 +767,7 @@ fn check_files(store: &MemStore) {
         assert_eq!(content.len() as u64, record.size, "{key}: size");
         assert_eq!(
             record.sha256,
-            memory_tool_wasm::record::sha256_hex(content),
+            memory_tool_wasm::sha256_hex(content),
             "{key}: sha256"
         );
     }

@@ -5,27 +5,27 @@
 use super::history::{clock_read, Bytes, History};
 use super::memories::{check_size, refuse_if_read_only};
 use super::policy::vet_all;
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
-use crate::error::{ErrorCode, ToolError};
-use crate::json::{Json, ObjectWriter};
-use crate::listing::sorted_by_utf16;
-use crate::path::{ancestor_keys, parse_store_path};
-use crate::record::{
-    parse_rfc3339, rfc3339, sha256_hex, write_content_members, write_value, Change, FileRecord,
-    VersionRecord,
-};
-use crate::render::{base64_decode, cat, decimal, fill, group, signed};
+use crate::commands::Context;
+use crate::format::json::write_value;
+use crate::format::json::{Json, ObjectWriter};
+use crate::format::listing::sorted_by_utf16;
+use crate::format::render::{base64_decode, cat, decimal, fill, group, signed};
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::path::{ancestor_keys, parse_store_path};
+use crate::model::record::{sha256_hex, write_content_members, Change, FileRecord, VersionRecord};
+use crate::model::time::{parse_rfc3339, rfc3339};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
 use std::collections::{HashMap, HashSet};
 
 /// The bundle's `format`.
-pub const FORMAT: &str = "memory-tool-wasm/bundle";
+pub(crate) const FORMAT: &str = "memory-tool-wasm/bundle";
 
 /// An id above every version id, to read the whole history.
 const ALL_VERSIONS: &str = "memver_~";
 
 /// `export({ include_versions })`: every memory with its content, in path order; with
 /// `include_versions`, the whole retained history too, oldest first.
-pub fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
     let all = Read::VersionsBelow(ALL_VERSIONS.to_string());
     let mut reads = vec![Read::Subtree(String::new())];
     if include_versions {
@@ -125,7 +125,7 @@ impl OnConflict {
 
 /// A memory of a bundle, checked.
 #[derive(Clone, Debug)]
-pub struct BundleMemory {
+pub(crate) struct BundleMemory {
     id: String,
     key: String,
     bytes: Vec<u8>,
@@ -137,7 +137,7 @@ pub struct BundleMemory {
 
 /// A version of a bundle, checked.
 #[derive(Clone, Debug)]
-pub struct BundleVersion {
+pub(crate) struct BundleVersion {
     record: VersionRecord,
     bytes: Option<Vec<u8>>,
 }
@@ -339,7 +339,7 @@ impl Bundle {
 }
 
 /// `import(bundle, { onConflict })`: `{ imported, overwritten, skipped, unchanged, versions }`.
-pub fn import(
+pub(crate) fn import(
     bundle: &Bundle,
     on_conflict: OnConflict,
     cx: &Context,

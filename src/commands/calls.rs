@@ -5,11 +5,12 @@ use super::bundle::{Bundle, OnConflict};
 use super::memories::ListOptions;
 use super::stores::StoreFields;
 use super::versions::VersionFilter;
-use crate::error::{ErrorCode, ToolError};
-use crate::json::Json;
-use crate::path::{parse_store_path_checked, parse_store_prefix};
-use crate::record::{parse_rfc3339, Change};
-use crate::render::fill;
+use crate::format::json::Json;
+use crate::format::render::fill;
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::path::{parse_store_path_checked, parse_store_prefix};
+use crate::model::record::Change;
+use crate::model::time::parse_rfc3339;
 
 /// One host call.
 #[derive(Clone, Debug)]

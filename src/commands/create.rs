@@ -3,12 +3,13 @@
 use super::history::{Bytes, History};
 use super::policy::vet;
 use super::{check_file_size, fail, file_on_the_way, placement_reads};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::path::MemoryPath;
-use crate::render::{fill, group};
+use crate::commands::Context;
+use crate::format::render::{fill, group};
+use crate::model::error::ErrorCode;
+use crate::model::path::MemoryPath;
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
-pub fn run(
+pub(super) fn run(
     path: &MemoryPath,
     file_text: &str,
     cx: &Context,
@@ -62,7 +63,11 @@ pub fn run(
 }
 
 /// SPEC §4 per-store limit, for a write that adds a file.
-pub fn check_file_count(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<(), Stop> {
+pub(super) fn check_file_count(
+    path: &MemoryPath,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<(), Stop> {
     if snap.count() >= cx.config.max_files {
         return Err(fail(
             ErrorCode::LimitExceeded,

@@ -2,12 +2,13 @@
 
 use super::fail;
 use super::history::{clock_read, History};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::path::MemoryPath;
-use crate::render::fill;
+use crate::commands::Context;
+use crate::format::render::fill;
+use crate::model::error::ErrorCode;
+use crate::model::path::MemoryPath;
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
-pub fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     if path.is_root() {
         let what = if cx.is_sub_mount() {
             fill("the mount {}", &[&cx.mount_prefix])

@@ -3,12 +3,13 @@
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet;
 use super::{check_file_size, fail};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::json::JsonNumber;
-use crate::path::MemoryPath;
-use crate::record::FileRecord;
-use crate::render::{decimal, fill, numbered_lines};
+use crate::commands::Context;
+use crate::format::json::JsonNumber;
+use crate::format::render::{decimal, fill, numbered_lines};
+use crate::model::error::ErrorCode;
+use crate::model::path::MemoryPath;
+use crate::model::record::FileRecord;
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
 /// The file at `path` and its text; `missing` is the message when there is no such file.
 fn load_text<'s>(
@@ -31,7 +32,7 @@ fn load_text<'s>(
     Ok((record, text))
 }
 
-pub fn str_replace(
+pub(super) fn str_replace(
     path: &MemoryPath,
     old_str: &str,
     new_str: &str,
@@ -47,7 +48,7 @@ pub fn str_replace(
     let mut lines_of_matches = Vec::new();
     let mut line = 1;
     let mut scanned = 0;
-    for at in crate::search::match_indices(text, old_str) {
+    for at in crate::format::search::match_indices(text, old_str) {
         line += text.get(scanned..at).map_or(0, |s| s.matches('\n').count());
         scanned = at;
         lines_of_matches.push((at, line));
@@ -107,13 +108,13 @@ fn modify(
     bytes: &[u8],
     cx: &Context,
     snap: &Snapshot,
-) -> Vec<crate::engine::Write> {
+) -> Vec<crate::protocol::Write> {
     let mut history = History::new(cx, snap);
     history.modify(record, &record.path, Bytes::New(bytes));
     history.into_writes()
 }
 
-pub fn insert(
+pub(super) fn insert(
     path: &MemoryPath,
     insert_line: &JsonNumber,
     insert_text: &str,

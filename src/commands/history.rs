@@ -1,12 +1,14 @@
 //! The writes of a change, with the version that records it (SPEC §5): every command that
 //! changes a memory goes through `History`, so no change escapes the log.
 
-use crate::engine::Prehashed;
-use crate::engine::{Context, Read, Snapshot, Write};
-use crate::record::{sha256_hex, Change, FileRecord, IdSource, VersionIds, VersionRecord};
+use crate::commands::Context;
+use crate::model::ids::{IdSource, VersionIds};
+use crate::model::record::{sha256_hex, Change, FileRecord, VersionRecord};
+use crate::protocol::Prehashed;
+use crate::protocol::{Read, Snapshot, Write};
 
 /// Where a memory's new bytes come from.
-pub enum Bytes<'a> {
+pub(crate) enum Bytes<'a> {
     /// New bytes, stored under the new version's id.
     New(&'a [u8]),
     /// Bytes already stored (a rename, a restore): no copy.
@@ -28,7 +30,7 @@ enum Hashed<'a> {
 }
 
 /// Builds one command's writes. Needs `Read::NewestVersionId` answered (see `clock_read`).
-pub struct History<'c> {
+pub(crate) struct History<'c> {
     cx: &'c Context,
     ids: IdSource,
     clock: VersionIds,
@@ -41,12 +43,12 @@ pub struct History<'c> {
 
 /// The read every writing command makes in its first round, so that its version ids follow
 /// the store's newest one.
-pub fn clock_read() -> Read {
+pub(crate) fn clock_read() -> Read {
     Read::NewestVersionId
 }
 
 impl<'c> History<'c> {
-    pub fn new(cx: &'c Context, snap: &Snapshot) -> History<'c> {
+    pub(crate) fn new(cx: &'c Context, snap: &Snapshot) -> History<'c> {
         History {
             cx,
             ids: cx.ids(),
@@ -58,13 +60,18 @@ impl<'c> History<'c> {
     }
 
     /// The next created or modified record gets these `created_at` and `updated_at`.
-    pub fn with_times(&mut self, created_at: i64, updated_at: i64) -> &mut Self {
+    pub(crate) fn with_times(&mut self, created_at: i64, updated_at: i64) -> &mut Self {
         self.times = Some((created_at, updated_at));
         self
     }
 
     /// Creates a memory at `path` (a fresh id unless `memory_id` is given).
-    pub fn create(&mut self, path: &str, bytes: Bytes<'_>, memory_id: Option<&str>) -> FileRecord {
+    pub(crate) fn create(
+        &mut self,
+        path: &str,
+        bytes: Bytes<'_>,
+        memory_id: Option<&str>,
+    ) -> FileRecord {
         let id = memory_id.map_or_else(|| self.ids.next("mem_"), str::to_string);
         let bytes = match bytes {
             Bytes::New(b) => Hashed::New(b, None),
@@ -74,7 +81,12 @@ impl<'c> History<'c> {
     }
 
     /// Gives `record` a new path and/or new bytes. Nothing is written when neither changes.
-    pub fn modify(&mut self, record: &FileRecord, path: &str, bytes: Bytes<'_>) -> FileRecord {
+    pub(crate) fn modify(
+        &mut self,
+        record: &FileRecord,
+        path: &str,
+        bytes: Bytes<'_>,
+    ) -> FileRecord {
         // New bytes are hashed once, here, and the hash reused for the record and version.
         let (bytes, same_bytes) = match bytes {
             Bytes::New(b) => {
@@ -126,7 +138,7 @@ impl<'c> History<'c> {
     }
 
     /// Deletes `record`; its bytes stay for the versions that hold them.
-    pub fn delete(&mut self, record: &FileRecord) {
+    pub(crate) fn delete(&mut self, record: &FileRecord) {
         self.adopt(record);
         let version = VersionRecord {
             id: self.clock.next(&mut self.ids),
@@ -145,11 +157,11 @@ impl<'c> History<'c> {
     }
 
     /// Adds a write that is not a change of a memory (redaction, pruning, import of history).
-    pub fn push(&mut self, write: Write) {
+    pub(crate) fn push(&mut self, write: Write) {
         self.writes.push(write);
     }
 
-    pub fn into_writes(self) -> Vec<Write> {
+    pub(crate) fn into_writes(self) -> Vec<Write> {
         self.writes
     }
 

@@ -4,14 +4,15 @@ use super::create::check_file_count;
 use super::history::{Bytes, History};
 use super::policy::vet;
 use super::{check_file_size, fail, file_on_the_way, placement_reads};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::path::MemoryPath;
-use crate::render::fill;
+use crate::commands::Context;
+use crate::format::render::fill;
+use crate::model::error::ErrorCode;
+use crate::model::path::MemoryPath;
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
 /// Creates or overwrites a file with `bytes` (text or binary), under the tool's path rules,
 /// limits and access.
-pub fn write(
+pub(super) fn write(
     path: &MemoryPath,
     bytes: &[u8],
     cx: &Context,

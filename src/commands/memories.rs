@@ -3,20 +3,21 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet;
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::{ErrorCode, ToolError};
-use crate::json::{quote, ObjectWriter};
-use crate::listing::sorted_by_utf16;
-use crate::path::{ancestor_keys, parse_store_prefix};
-use crate::record::{sha256_hex, FileRecord};
-use crate::render::{cat, fill, group};
+use crate::commands::Context;
+use crate::format::json::{quote, ObjectWriter};
+use crate::format::listing::sorted_by_utf16;
+use crate::format::render::{cat, fill, group};
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::path::{ancestor_keys, parse_store_prefix};
+use crate::model::record::{sha256_hex, FileRecord};
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
 fn stop(code: ErrorCode, message: String) -> Stop {
     Stop::Fail(ToolError::new(code, message))
 }
 
 /// Refuses a host write when the store is read-only.
-pub fn refuse_if_read_only(cx: &Context, what: &str) -> Result<(), Stop> {
+pub(crate) fn refuse_if_read_only(cx: &Context, what: &str) -> Result<(), Stop> {
     if cx.config.read_only {
         return Err(stop(
             ErrorCode::ReadOnly,
@@ -27,7 +28,7 @@ pub fn refuse_if_read_only(cx: &Context, what: &str) -> Result<(), Stop> {
 }
 
 /// The reads that `check_place` needs for `key`.
-pub fn place_reads(key: &str) -> Vec<Read> {
+pub(crate) fn place_reads(key: &str) -> Vec<Read> {
     let mut reads = vec![Read::File(key.into()), Read::HasChildren(key.into())];
     reads.extend(ancestor_keys(key).into_iter().map(Read::File));
     reads
@@ -35,7 +36,7 @@ pub fn place_reads(key: &str) -> Vec<Read> {
 
 /// Whether a memory (other than `moving`, which may sit there) can be placed at `key`: no
 /// memory there, no directory there, no memory on the way. Conflicts name what is in the way.
-pub fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(), Stop> {
+pub(crate) fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(), Stop> {
     let conflict = |message: String, id: Option<&str>, path: &str| {
         let mut detail = String::new();
         ObjectWriter::new(&mut detail)
@@ -77,7 +78,7 @@ pub fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(
 }
 
 /// SPEC §4 per-file limit, for host calls.
-pub fn check_size(key: &str, size: usize, cx: &Context) -> Result<(), Stop> {
+pub(crate) fn check_size(key: &str, size: usize, cx: &Context) -> Result<(), Stop> {
     if size as u64 > cx.config.max_file_bytes {
         return Err(stop(
             ErrorCode::LimitExceeded,
@@ -91,7 +92,12 @@ pub fn check_size(key: &str, size: usize, cx: &Context) -> Result<(), Stop> {
 }
 
 /// SPEC §4 per-store limit, for host calls that add `adding` files.
-pub fn check_count(key: &str, adding: u64, cx: &Context, snap: &Snapshot) -> Result<(), Stop> {
+pub(crate) fn check_count(
+    key: &str,
+    adding: u64,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<(), Stop> {
     if snap.count() + adding > cx.config.max_files {
         return Err(stop(
             ErrorCode::LimitExceeded,
@@ -135,14 +141,14 @@ fn memory_json(record: &FileRecord, content: Option<&[u8]>) -> String {
 }
 
 /// `memories.get(id)`: the memory with its content.
-pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::FileById(id.into())])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     with_content(record, snap)
 }
 
 /// `memories.getByPath(path)`.
-pub fn get_by_path(key: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn get_by_path(key: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::File(key.into())])?;
     let record = snap
         .file(key)
@@ -157,7 +163,12 @@ fn with_content(record: &FileRecord, snap: &Snapshot) -> Result<Outcome, Stop> {
 }
 
 /// `memories.create({ path, content })`: never overwrites.
-pub fn create(key: &str, content: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn create(
+    key: &str,
+    content: &str,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
     refuse_if_read_only(cx, &fill("create {}", &[key]))?;
     let mut reads = place_reads(key);
     reads.extend([Read::Count, clock_read()]);
@@ -175,7 +186,7 @@ pub fn create(key: &str, content: &str, cx: &Context, snap: &Snapshot) -> Result
 }
 
 /// `memories.update(id, { path, content, precondition })`.
-pub fn update(
+pub(crate) fn update(
     id: &str,
     new_key: Option<&str>,
     content: Option<&str>,
@@ -229,7 +240,7 @@ pub fn update(
 }
 
 /// `memories.delete(id, { expected_content_sha256 })`.
-pub fn delete(
+pub(crate) fn delete(
     id: &str,
     expected_sha256: Option<&str>,
     cx: &Context,
@@ -280,7 +291,7 @@ impl ListOptions {
 
 /// Lists memories below a prefix as the memory stores API does: `memory` items, and with
 /// depth 1, `memory_prefix` items for the directories below.
-pub fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::Subtree(options.prefix_key.clone())])?;
     let prefix = cat(&[&options.prefix_key, "/"]);
     let records = sorted_by_utf16(snap.subtree(&options.prefix_key), |r| r.path.as_str());

@@ -1,26 +1,28 @@
 //! The commands: one module per rule set, each straight-line code over a `Snapshot`.
 
-pub mod bundle;
-pub mod calls;
+pub(crate) mod bundle;
+pub(crate) mod calls;
+pub(crate) mod context;
 mod create;
 mod delete;
 mod edit;
-pub mod history;
+pub(crate) mod history;
 mod host;
-pub mod memories;
+pub(crate) mod memories;
 mod policy;
 mod rename;
-pub mod stores;
-pub mod versions;
+pub(crate) mod stores;
+pub(crate) mod versions;
 mod view;
 
-pub use calls::HostCall;
+pub(crate) use calls::HostCall;
+pub use context::Context;
 
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::{ErrorCode, ToolError};
-use crate::input::{parse_tool_input, ToolCommand};
-use crate::path::MemoryPath;
-use crate::render::{fill, group};
+use crate::format::render::{fill, group};
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::input::{parse_tool_input, ToolCommand};
+use crate::model::path::MemoryPath;
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
 /// Something a `Task` carries out: a tool command, or a call of the host's.
 #[derive(Clone, Debug)]

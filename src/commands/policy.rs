@@ -3,11 +3,12 @@
 //! content passes here, from the tool, the host API and imports alike.
 
 use super::fail;
-use crate::engine::{Context, Decision, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::json::Json;
-use crate::render::fill;
-use crate::secrets::find_credential;
+use crate::commands::Context;
+use crate::format::json::Json;
+use crate::format::render::fill;
+use crate::model::error::ErrorCode;
+use crate::model::secrets::find_credential;
+use crate::protocol::{Decision, Read, Snapshot, Stop};
 use std::borrow::Cow;
 
 /// Who is writing, for the hook: `tool`, `api` or `import` (the actor's `type`).
@@ -19,7 +20,7 @@ fn source(cx: &Context) -> String {
 
 /// The bytes to store at `key` (shown as `shown` in messages): `bytes`, or the hook's
 /// rewrite of them; refused with a clear error when the policy says no.
-pub fn vet<'b>(
+pub(super) fn vet<'b>(
     key: &str,
     shown: &str,
     bytes: &'b [u8],
@@ -31,7 +32,7 @@ pub fn vet<'b>(
 }
 
 /// `vet` for many writes at once: the hook is asked about all of them in one round.
-pub fn vet_all<'b>(
+pub(super) fn vet_all<'b>(
     writes: &[(&str, &str, &'b [u8])],
     cx: &Context,
     snap: &Snapshot,

@@ -2,13 +2,14 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::{fail, file_on_the_way, placement_reads};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::path::{MemoryPath, MAX_PATH_BYTES};
-use crate::record::FileRecord;
-use crate::render::{cat, fill, group};
+use crate::commands::Context;
+use crate::format::render::{cat, fill, group};
+use crate::model::error::ErrorCode;
+use crate::model::path::{MemoryPath, MAX_PATH_BYTES};
+use crate::model::record::FileRecord;
+use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
-pub fn run(
+pub(super) fn run(
     old_path: &MemoryPath,
     new_path: &MemoryPath,
     cx: &Context,

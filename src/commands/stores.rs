@@ -3,12 +3,15 @@
 //! store, so it gets atomic updates and a version history like any memory.
 
 use super::history::{clock_read, Bytes, History};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
-use crate::error::{ErrorCode, ToolError};
-use crate::json::{Json, ObjectWriter};
-use crate::mounts::slug;
-use crate::record::{parse_rfc3339, rfc3339, FileRecord, VersionIds};
-use crate::render::{cat, decimal, fill};
+use crate::commands::Context;
+use crate::format::json::{Json, ObjectWriter};
+use crate::format::render::{cat, decimal, fill};
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::ids::VersionIds;
+use crate::model::record::FileRecord;
+use crate::model::store::slug;
+use crate::model::store::StoreRecord;
+use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
 
 /// The longest store name and description, in characters.
 const MAX_NAME: usize = 255;
@@ -16,59 +19,6 @@ const MAX_DESCRIPTION: usize = 4096;
 
 fn stop(code: ErrorCode, message: String) -> Stop {
     Stop::Fail(ToolError::new(code, message))
-}
-
-/// A store's record.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreRecord {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub archived_at: Option<i64>,
-    pub max_file_bytes: Option<i64>,
-    pub max_files: Option<i64>,
-}
-
-impl StoreRecord {
-    /// The record as the API shows it (and as the registry stores it).
-    pub fn to_json(&self) -> String {
-        let mut out = String::new();
-        let mut limits = String::new();
-        ObjectWriter::new(&mut limits)
-            .opt_int("max_file_bytes", self.max_file_bytes)
-            .opt_int("max_files", self.max_files)
-            .finish();
-        ObjectWriter::new(&mut out)
-            .str("type", "memory_store")
-            .str("id", &self.id)
-            .str("name", &self.name)
-            .str("description", &self.description)
-            .str("slug", &slug(&self.name))
-            .str("created_at", &rfc3339(self.created_at))
-            .str("updated_at", &rfc3339(self.updated_at))
-            .opt_str("archived_at", self.archived_at.map(rfc3339).as_deref())
-            .raw("limits", &limits)
-            .finish();
-        out
-    }
-
-    pub fn from_json(json: &Json) -> Option<StoreRecord> {
-        let text = |k: &str| json.field(k).and_then(Json::as_str).map(str::to_string);
-        let limits = json.field("limits");
-        let limit = |k: &str| limits.and_then(|l| l.field(k)).and_then(Json::as_integer);
-        Some(StoreRecord {
-            id: text("id")?,
-            name: text("name")?,
-            description: text("description").unwrap_or_default(),
-            created_at: parse_rfc3339(&text("created_at")?)?,
-            updated_at: parse_rfc3339(&text("updated_at")?)?,
-            archived_at: text("archived_at").and_then(|t| parse_rfc3339(&t)),
-            max_file_bytes: limit("max_file_bytes"),
-            max_files: limit("max_files"),
-        })
-    }
 }
 
 /// Checked fields of a create or update.
@@ -172,7 +122,7 @@ fn save(file: Option<&FileRecord>, record: &StoreRecord, cx: &Context, snap: &Sn
 }
 
 /// `stores.create({ name, description, limits })`.
-pub fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     let name = fields
         .name
         .clone()
@@ -199,13 +149,13 @@ pub fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Result<Out
 }
 
 /// `stores.get(id)`.
-pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
     let (_, record) = load(id, snap)?;
     Ok(Outcome::value(record.to_json(), vec![]))
 }
 
 /// `stores.list({ include_archived })`: oldest first.
-pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::Subtree(String::new())])?;
     let files = snap.subtree("");
     snap.need(
@@ -223,7 +173,7 @@ pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
         .collect();
     // Oldest first: ids sort in creation order.
     let keys: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
-    let items: Vec<String> = crate::listing::utf16_order(&keys)
+    let items: Vec<String> = crate::format::listing::utf16_order(&keys)
         .into_iter()
         .filter_map(|i| records.get(i))
         .map(StoreRecord::to_json)
@@ -232,7 +182,7 @@ pub fn list(include_archived: bool, snap: &Snapshot) -> Result<Outcome, Stop> {
 }
 
 /// `stores.update(id, fields)`: refused once archived.
-pub fn update(
+pub(crate) fn update(
     id: &str,
     fields: &StoreFields,
     cx: &Context,
@@ -262,7 +212,7 @@ pub fn update(
 }
 
 /// `stores.archive(id)`: read-only for good (archiving again changes nothing).
-pub fn archive(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn archive(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     let (file, mut record) = load(id, snap)?;
     if record.archived_at.is_some() {
         return Ok(Outcome::value(record.to_json(), vec![]));
@@ -273,7 +223,7 @@ pub fn archive(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop>
 }
 
 /// `stores.delete(id)`: the record goes; the adapter then drops the store's data.
-pub fn delete(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn delete(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     let (file, _) = load(id, snap)?;
     // Its history is redacted in the same transaction: a deleted store's name and description
     // do not linger in the registry.

@@ -2,11 +2,13 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::memories::{check_count, check_place, check_size, place_reads, refuse_if_read_only};
-use crate::engine::{Context, Outcome, Read, Snapshot, Stop, Write};
-use crate::error::{ErrorCode, ToolError};
-use crate::json::{quote, ObjectWriter};
-use crate::record::{version_id_floor, Change, VersionRecord};
-use crate::render::{decimal, fill};
+use crate::commands::Context;
+use crate::format::json::{quote, ObjectWriter};
+use crate::format::render::{decimal, fill};
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::ids::version_id_floor;
+use crate::model::record::{Change, VersionRecord};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
 use std::collections::{BTreeSet, HashSet};
 
 fn stop(code: ErrorCode, message: String) -> Stop {
@@ -47,7 +49,7 @@ impl VersionFilter {
 const BATCH: usize = 200;
 
 /// `versions.list(filter)`: newest first, `{ data, next_page }`.
-pub fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, Stop> {
     // Ids sort by time, so the time bounds narrow the scan before any record is read.
     let mut below = match (&filter.page, filter.created_to) {
         (Some(page), _) => Some(page.clone()),
@@ -108,7 +110,7 @@ fn version_json(version: &VersionRecord, content: Option<&[u8]>) -> String {
 }
 
 /// `versions.get(id)`: the version with its content (if it has any).
-pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
     let version = find(id, snap)?;
     let content = match &version.content {
         Some(key) => {
@@ -122,7 +124,7 @@ pub fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 
 /// `versions.redact(id)`: clears the version's content, path, hash and size for good. The
 /// bytes themselves go when no other version holds them.
-pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     refuse_if_read_only(cx, &fill("redact version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
@@ -162,7 +164,7 @@ pub fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> 
 
 /// `versions.restore(id)`: writes the version's content back as a new version of its memory;
 /// a deleted memory comes back at the version's path if that is free.
-pub fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     refuse_if_read_only(cx, &fill("restore version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
@@ -213,7 +215,7 @@ pub fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop>
 
 /// Retention: deletes versions older than the retention period, except the head of each live
 /// memory, and the bytes no remaining version holds. `{ pruned_versions, freed_contents }`.
-pub fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     refuse_if_read_only(cx, "prune versions")?;
     let cutoff = cx.now.saturating_sub(cx.config.retention_ms);
     let old = Read::VersionsBelow(version_id_floor(cutoff));

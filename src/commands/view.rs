@@ -1,17 +1,18 @@
 //! `view` (SPEC §3): directory listings, numbered text, ranges, images and binaries.
 
 use super::fail;
-use crate::engine::{Content, Context, Outcome, Read, Snapshot, Stop};
-use crate::error::ErrorCode;
-use crate::json::JsonNumber;
-use crate::listing::{render_directory, render_tree, ListingEntry};
-use crate::path::MemoryPath;
-use crate::render::{base64, cat, decimal, fill, format_size, numbered_lines, signed};
+use crate::commands::Context;
+use crate::format::json::JsonNumber;
+use crate::format::listing::{render_directory, render_tree, ListingEntry};
+use crate::format::render::{base64, cat, decimal, fill, format_size, numbered_lines, signed};
+use crate::model::error::ErrorCode;
+use crate::model::path::MemoryPath;
+use crate::protocol::{Content, Outcome, Read, Snapshot, Stop};
 
 /// Files with more lines than this are not shown.
 const MAX_LINES: usize = 999_999;
 
-pub fn run(
+pub(super) fn run(
     path: &MemoryPath,
     view_range: Option<&[JsonNumber; 2]>,
     cx: &Context,
@@ -153,7 +154,7 @@ fn image_type(bytes: &[u8]) -> Option<&'static str> {
 
 /// `view /memories` over several mounts: one tree with each mount as a directory (shown even
 /// when empty).
-pub fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(super) fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need((0..slugs.len()).map(Read::MountListing).collect())?;
     let mut files: Vec<ListingEntry> = Vec::new();
     for (i, slug) in slugs.iter().enumerate() {
@@ -163,6 +164,6 @@ pub fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, S
         }));
     }
     let empty: Vec<&str> = slugs.iter().map(String::as_str).collect();
-    let listing = render_tree(raw, crate::path::MOUNT, "", &files, &empty);
+    let listing = render_tree(raw, crate::model::path::MOUNT, "", &files, &empty);
     Ok(Outcome::text(listing, vec![]))
 }

@@ -21,7 +21,7 @@ pub fn store_with(config: Config, files: &[(&str, &str)]) -> MemStore {
 
 /// The JSON text of a string.
 pub fn q(s: &str) -> String {
-    memory_tool_wasm::json::quote(s)
+    memory_tool_wasm::quote(s)
 }
 
 /// The outcome's text and error flag.

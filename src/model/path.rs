@@ -4,13 +4,13 @@
 //! `/memories` mount point (as the hosted memory stores name memories). The root is the empty
 //! key. Keys are in Unicode NFC, so one name has one spelling.
 
-use crate::error::{ErrorCode, ToolError};
-use crate::render::{cat, fill, group};
+use crate::format::render::{cat, fill, group};
+use crate::model::error::{ErrorCode, ToolError};
 
 /// Where the tool mounts the store.
-pub const MOUNT: &str = "/memories";
+pub(crate) const MOUNT: &str = "/memories";
 /// The longest path accepted, in bytes of UTF-8 (SPEC §2).
-pub const MAX_PATH_BYTES: usize = 1024;
+pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// A checked tool path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +137,7 @@ impl MemoryPath {
 }
 
 /// The keys of the directories strictly between the root and `key`, outermost first.
-pub fn ancestor_keys(key: &str) -> Vec<String> {
+pub(crate) fn ancestor_keys(key: &str) -> Vec<String> {
     key.match_indices('/')
         .skip(1)
         .filter_map(|(i, _)| key.get(..i).map(str::to_string))
@@ -151,7 +151,7 @@ pub fn tool_path(key: &str) -> String {
 
 /// Checks a store path prefix for listings: `/` or `/a/b/` (SPEC §5). Returns the key of the
 /// directory it names (`""` for `/`).
-pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
+pub(crate) fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
     let invalid = |why: String| {
         ToolError::new(
             ErrorCode::InvalidPath,
@@ -175,13 +175,16 @@ pub fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
 
 /// Checks a store path as hosts write it (`/notes/todo.md`, SPEC §5) and returns its key. The
 /// rules are the tool's (SPEC §2), with the 1,024-byte limit applying to the tool path.
-pub fn parse_store_path(raw: &str) -> Result<String, ToolError> {
+pub(crate) fn parse_store_path(raw: &str) -> Result<String, ToolError> {
     parse_store_path_checked(raw, false)
 }
 
 /// `parse_store_path` for a string that held half a surrogate pair when `lone_surrogate` is set
 /// (refused, as in tool paths).
-pub fn parse_store_path_checked(raw: &str, lone_surrogate: bool) -> Result<String, ToolError> {
+pub(crate) fn parse_store_path_checked(
+    raw: &str,
+    lone_surrogate: bool,
+) -> Result<String, ToolError> {
     let invalid = |why: String| {
         ToolError::new(
             ErrorCode::InvalidPath,
@@ -208,7 +211,7 @@ pub fn parse_store_path_checked(raw: &str, lone_surrogate: bool) -> Result<Strin
 
 /// `s` in Unicode NFC, without copying when it already is.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn nfc(s: &str) -> String {
+pub(crate) fn nfc(s: &str) -> String {
     use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
     if is_nfc_quick(s.chars()) == IsNormalized::Yes {
         s.to_string()
@@ -219,7 +222,7 @@ pub fn nfc(s: &str) -> String {
 
 /// `s` in Unicode NFC, by the JS engine (a pure call: nothing re-enters the core).
 #[cfg(target_arch = "wasm32")]
-pub fn nfc(s: &str) -> String {
+pub(crate) fn nfc(s: &str) -> String {
     if s.is_ascii() {
         return s.to_string();
     }
@@ -269,7 +272,7 @@ fn check_segments(
 }
 
 /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
-pub fn is_control(c: char) -> bool {
+pub(crate) fn is_control(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
 }
 

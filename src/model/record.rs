@@ -1,7 +1,7 @@
 //! What a store holds per file, and the host-side values the core derives: ids, hashes, times.
 
-use crate::json::{Json, ObjectWriter, Scalar};
-use crate::render::{cat, push_zero_padded};
+use crate::format::json::{write_value, Json, ObjectWriter, Scalar};
+use crate::model::time::rfc3339;
 use sha2::{Digest, Sha256};
 
 /// A file's metadata, keyed by its store path. Its bytes are stored apart, under `content` (the
@@ -50,7 +50,7 @@ impl FileRecord {
     /// Reads a JSON array of records (a `subtree` answer) with the rules of `from_json` for
     /// each, straight from the text: no `Json` tree, no copies of its strings.
     pub fn list_from_json(text: &str) -> Option<Vec<FileRecord>> {
-        crate::json::parse_object_array(text, RecordFields::default, RecordFields::set)?
+        crate::format::json::parse_object_array(text, RecordFields::default, RecordFields::set)?
             .into_iter()
             .map(RecordFields::finish)
             .collect()
@@ -151,7 +151,7 @@ impl RecordFields {
 }
 
 /// `"content": text` for UTF-8 bytes; otherwise `"content": null` and `"content_base64"`.
-pub fn write_content_members(object: &mut ObjectWriter<'_>, bytes: &[u8]) {
+pub(crate) fn write_content_members(object: &mut ObjectWriter<'_>, bytes: &[u8]) {
     match std::str::from_utf8(bytes) {
         Ok(text) => {
             object.str("content", text);
@@ -159,7 +159,7 @@ pub fn write_content_members(object: &mut ObjectWriter<'_>, bytes: &[u8]) {
         Err(_) => {
             object
                 .raw("content", "null")
-                .str("content_base64", &crate::render::base64(bytes));
+                .str("content_base64", &crate::format::render::base64(bytes));
         }
     }
 }
@@ -289,43 +289,6 @@ impl VersionRecord {
     }
 }
 
-/// Writes a parsed JSON value back as JSON text.
-pub fn write_value(value: &Json) -> String {
-    fn go(value: &Json, out: &mut String) {
-        match value {
-            Json::Null => out.push_str("null"),
-            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Json::Number(n) => out.push_str(&n.text),
-            Json::Str(s) => crate::json::write_str(out, &s.text),
-            Json::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    go(item, out);
-                }
-                out.push(']');
-            }
-            Json::Object(members) => {
-                out.push('{');
-                for (i, (k, v)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    crate::json::write_str(out, k);
-                    out.push(':');
-                    go(v, out);
-                }
-                out.push('}');
-            }
-        }
-    }
-    let mut out = String::new();
-    go(value, &mut out);
-    out
-}
-
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -338,192 +301,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
-/// Derives ids from host-supplied entropy, so the core itself needs no randomness. The same
-/// seed gives the same ids, which keeps a command's re-runs (one per read round) consistent.
-#[derive(Clone, Debug)]
-pub struct IdSource {
-    seed: [u8; 16],
-    counter: u32,
-}
-
-impl IdSource {
-    pub fn new(seed: [u8; 16]) -> IdSource {
-        IdSource { seed, counter: 0 }
-    }
-
-    /// The next id: `prefix` then 24 characters of lowercase Crockford base32 (120 bits).
-    pub fn next(&mut self, prefix: &str) -> String {
-        let mut hasher = Sha256::new();
-        hasher.update(self.seed);
-        hasher.update(self.counter.to_le_bytes());
-        self.counter += 1;
-        let digest = hasher.finalize();
-        let mut out = String::from(prefix);
-        let mut acc: u32 = 0;
-        let mut bits = 0;
-        for b in digest.iter().take(15) {
-            acc = (acc << 8) | u32::from(*b);
-            bits += 8;
-            while bits >= 5 {
-                bits -= 5;
-                out.push(char::from(CROCKFORD[((acc >> bits) & 31) as usize]));
-            }
-        }
-        out
-    }
-}
-
-/// Makes version ids that sort in the order the versions were written: `memver_` then a
-/// 13-character stamp (milliseconds and a sequence number, base32) then 8 random characters.
-/// A stamp is always past the store's newest one, so a clock that goes backwards, or two tabs
-/// writing in the same millisecond, still give a strict order.
-#[derive(Clone, Debug)]
-pub struct VersionIds {
-    next_stamp: u64,
-}
-
-/// Bits of a stamp that count versions within one millisecond.
-const SEQUENCE_BITS: u32 = 20;
-
-impl VersionIds {
-    /// Ids after `newest` (the store's newest version id, if any), at time `now`.
-    pub fn after(newest: Option<&str>, now: i64) -> VersionIds {
-        let from_clock = (now.max(0) as u64) << SEQUENCE_BITS;
-        let after_newest = newest.and_then(stamp_of).map_or(0, |s| s + 1);
-        VersionIds {
-            next_stamp: from_clock.max(after_newest),
-        }
-    }
-
-    pub fn next(&mut self, ids: &mut IdSource) -> String {
-        let stamp = self.next_stamp;
-        self.next_stamp += 1;
-        let random = ids.next("");
-        cat(&[
-            "memver_",
-            &base32_fixed(stamp, 13),
-            random.get(..8).unwrap_or(""),
-        ])
-    }
-}
-
-/// The smallest version id written at or after `ms`: a bound for time-range queries.
-pub fn version_id_floor(ms: i64) -> String {
-    cat(&[
-        "memver_",
-        &base32_fixed((ms.max(0) as u64) << SEQUENCE_BITS, 13),
-    ])
-}
-
-const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
-
-fn base32_fixed(mut value: u64, width: usize) -> String {
-    let mut digits = vec![b'0'; width];
-    for slot in digits.iter_mut().rev() {
-        *slot = CROCKFORD[(value & 31) as usize];
-        value >>= 5;
-    }
-    String::from_utf8(digits).unwrap_or_default()
-}
-
-fn stamp_of(version_id: &str) -> Option<u64> {
-    let digits = version_id.strip_prefix("memver_")?.get(..13)?;
-    digits.bytes().try_fold(0u64, |acc, b| {
-        let digit = CROCKFORD.iter().position(|c| *c == b)? as u64;
-        Some((acc << 5) | digit)
-    })
-}
-
-/// Epoch milliseconds as the civil date and time: year, month, day and milliseconds into
-/// the day (proleptic Gregorian, UTC; Howard Hinnant's days-to-civil algorithm).
-fn civil(ms: i64) -> (i64, i64, i64, i64) {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day, rem)
-}
-
-/// Epoch milliseconds as RFC 3339 UTC with milliseconds: `2026-11-29T21:41:14.000Z`.
-pub fn rfc3339(ms: i64) -> String {
-    let (year, month, day, rem) = civil(ms);
-    // As `{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z` would write it (a negative
-    // year keeps its sign in the four columns); all but the year are below 1000 and not negative.
-    let mut out = String::with_capacity(24);
-    if year < 0 {
-        out.push('-');
-        push_zero_padded(&mut out, year.unsigned_abs(), 3);
-    } else {
-        push_zero_padded(&mut out, year as u64, 4);
-    }
-    for (separator, value, width) in [
-        ('-', month, 2),
-        ('-', day, 2),
-        ('T', rem / 3_600_000, 2),
-        (':', rem / 60_000 % 60, 2),
-        (':', rem / 1000 % 60, 2),
-        ('.', rem % 1000, 3),
-    ] {
-        out.push(separator);
-        push_zero_padded(&mut out, value as u64, width);
-    }
-    out.push('Z');
-    out
-}
-
-/// Parses RFC 3339 UTC time (`2026-11-29T21:41:14Z`, with optional fraction, `Z` or
-/// `+00:00`) to epoch milliseconds.
-pub fn parse_rfc3339(text: &str) -> Option<i64> {
-    let text = text
-        .strip_suffix('Z')
-        .or_else(|| text.strip_suffix("+00:00"))?;
-    let (date, time) = text.split_once('T')?;
-    let mut date_parts = date.splitn(3, '-');
-    let year: i64 = date_parts.next()?.parse().ok()?;
-    let month: i64 = date_parts.next()?.parse().ok()?;
-    let day: i64 = date_parts.next()?.parse().ok()?;
-    let (clock, fraction) = time.split_once('.').unwrap_or((time, ""));
-    let mut clock_parts = clock.splitn(3, ':');
-    let hour: i64 = clock_parts.next()?.parse().ok()?;
-    let minute: i64 = clock_parts.next()?.parse().ok()?;
-    let second: i64 = clock_parts.next()?.parse().ok()?;
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
-        return None;
-    }
-    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    // The first three digits, padded on the right with zeros: milliseconds.
-    let head = fraction.as_bytes();
-    let millis = (0..3).fold(0i64, |value, i| {
-        value * 10 + head.get(i).map_or(0, |b| i64::from(b - b'0'))
-    });
-    // Howard Hinnant's days-from-civil algorithm.
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ids::version_id_floor;
+    use crate::model::ids::IdSource;
+    use crate::model::ids::VersionIds;
+    use crate::model::time::parse_rfc3339;
 
     #[test]
     fn hashes() {
@@ -610,7 +394,7 @@ mod tests {
     #[test]
     fn times_as_format_wrote_them() {
         fn formatted(ms: i64) -> String {
-            let (year, month, day, rem) = super::civil(ms);
+            let (year, month, day, rem) = crate::model::time::civil(ms);
             format!(
                 "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
                 rem / 3_600_000,
@@ -671,7 +455,7 @@ mod tests {
 
     #[test]
     fn a_list_of_records_reads_as_each_record_does() {
-        use crate::json::Json;
+        use crate::format::json::Json;
         let one = |text: &str| -> Option<Vec<FileRecord>> {
             match Json::parse(text)? {
                 Json::Array(items) => items.iter().map(FileRecord::from_json).collect(),

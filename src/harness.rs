@@ -1,10 +1,14 @@
-//! A store in Rust memory that drives tasks to completion: for native tests, property tests,
-//! fuzzing and benchmarks of the core. (The JavaScript adapter does the same over IndexedDB.)
+//! The native test harness (feature `harness`): stores in Rust memory, and one driver that
+//! runs the same `Session` and task rounds the JavaScript adapter runs over IndexedDB. For
+//! tests, property tests, fuzzing and benchmarks; not part of the shipped module.
 
 use crate::commands::Operation;
-use crate::engine::{Answer, Config, Context, Decision, Outcome, Read, Task, Write};
-use crate::listing::ListingEntry;
-use crate::record::{FileRecord, VersionRecord};
+use crate::format::listing::ListingEntry;
+use crate::model::config::Config;
+use crate::model::record::{FileRecord, VersionRecord};
+use crate::protocol::{Answer, Decision, Outcome, Read, Write};
+use crate::session::task::{Target, Task};
+use crate::session::{Session, Start};
 use std::collections::{BTreeMap, HashMap};
 
 /// Files keyed by store path, bytes keyed by content key, versions keyed by id.
@@ -20,9 +24,21 @@ pub struct MemStore {
     pub actor: String,
     /// The host's write policy (with `config.write_hook`): tool path, source, bytes → decision.
     pub policy: Option<WritePolicy>,
-    /// The tool path of the store's root (`/memories`, or `/memories/<slug>` in a `MemMounts`).
-    pub mount_prefix: String,
+    /// Whether to call `Task::prepare` after the first round: `None` alternates, so both ways
+    /// stay tested (the outcome must not depend on it).
+    pub prepare: Option<bool>,
+    /// Rounds and reads of the last operation (scaling tests count these).
+    pub last: Counts,
     seed_counter: u64,
+}
+
+/// How much storage work one operation took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Rounds of reads (0 when the outcome needed no storage).
+    pub rounds: usize,
+    /// Reads over all rounds.
+    pub reads: usize,
 }
 
 /// A write policy for `MemStore`, as the JS adapter's `beforeWrite` is for a browser store.
@@ -48,7 +64,6 @@ impl MemStore {
             config,
             clock: 1_767_225_600_000,
             actor: r#"{"type":"tool","tool_use_id":null}"#.to_string(),
-            mount_prefix: crate::path::MOUNT.to_string(),
             ..MemStore::default()
         }
     }
@@ -60,40 +75,26 @@ impl MemStore {
 
     /// Runs any operation: answers its reads from the maps, then applies its writes.
     pub fn run(&mut self, operation: Operation) -> Outcome {
+        let session = Session::single(self.config.clone());
+        let (now, seed) = self.tick();
+        let actor = self.actor.clone();
+        let start = Start {
+            now_ms: now,
+            entropy: &seed,
+            actor: &actor,
+        };
+        let task = session.start(operation, start);
+        let prepare = self.prepare.unwrap_or(self.seed_counter % 2 == 0);
+        drive(task, std::slice::from_mut(self), prepare)
+    }
+
+    /// The next command's time (one millisecond later each time) and entropy.
+    fn tick(&mut self) -> (i64, [u8; 16]) {
         self.clock += 1;
         self.seed_counter += 1;
         let mut seed = [0u8; 16];
         seed[..8].copy_from_slice(&self.seed_counter.to_le_bytes());
-        let context = Context {
-            config: self.config.clone(),
-            now: self.clock,
-            seed,
-            actor: self.actor.clone(),
-            mount_prefix: self.mount_prefix.clone(),
-        };
-        let mut task = Task::new(operation, context);
-        // Commands need a few rounds at most; the bound guards against a looping bug.
-        for round in 0..10_000 {
-            let answers: Vec<Answer> = task.reads().iter().map(|r| self.answer(r)).collect();
-            // As the wasm adapter does: once the first reads are out (odd stores skip it, so
-            // both ways stay tested: the outcome must not depend on it).
-            if round == 0 && self.seed_counter % 2 == 0 {
-                task.prepare();
-            }
-            for (i, answer) in answers.into_iter().enumerate() {
-                task.supply(i, answer);
-            }
-            if task.resume() {
-                break;
-            }
-        }
-        let outcome = task
-            .take_outcome()
-            .unwrap_or_else(|| Outcome::text("internal error: command did not finish", vec![]));
-        for write in &outcome.writes {
-            self.apply(write);
-        }
-        outcome
+        (self.clock, seed)
     }
 
     fn answer(&self, read: &Read) -> Answer {
@@ -101,8 +102,8 @@ impl MemStore {
             Read::File(key) => Answer::File(self.files.get(key).cloned()),
             Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect()),
             Read::Listing(key) => Answer::Listing(self.below(key).map(entry).collect()),
-            // One store: the mounts of a `MemMounts` answer this one themselves.
-            Read::MountListing(_) => Answer::Listing(self.files.values().map(entry).collect()),
+            // Answered by `drive` from the store the read names.
+            Read::MountListing(_) => Answer::Listing(Vec::new()),
             Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
             Read::Count => Answer::Count(self.files.len() as u64),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
@@ -150,8 +151,8 @@ impl MemStore {
 
     /// Records with keys in `[key + "/", key + "0")`.
     fn below<'a>(&'a self, key: &str) -> impl Iterator<Item = &'a FileRecord> + 'a {
-        let start = crate::render::cat(&[key, "/"]);
-        let end = crate::render::cat(&[key, "0"]);
+        let start = crate::format::render::cat(&[key, "/"]);
+        let end = crate::format::render::cat(&[key, "0"]);
         self.files.range(start..end).map(|(_, r)| r)
     }
 
@@ -185,76 +186,103 @@ impl MemStore {
     }
 }
 
-/// Several `MemStore`s mounted in one tool, routed as the wasm `Engine` routes them.
+/// Several `MemStore`s mounted in one tool, routed by the same `Session` the adapter drives.
 #[derive(Clone, Debug)]
 pub struct MemMounts {
-    pub mounts: crate::mounts::Mounts,
+    pub session: Session,
     pub stores: Vec<MemStore>,
+    /// Who the next commands are by (JSON), recorded in versions.
+    pub actor: String,
+    clock: i64,
+    seed_counter: u64,
 }
 
 impl MemMounts {
-    /// Stores for `mounts` (from `Mounts::from_json`), each with its mount's config and prefix.
-    pub fn new(mounts: crate::mounts::Mounts) -> MemMounts {
-        let stores = (0..mounts.len())
-            .map(|i| {
-                let mut store = MemStore::new(mounts.config(i));
-                store.mount_prefix = mounts.prefix(i);
-                store
-            })
+    /// Stores for `session`'s mounts, each with its mount's config.
+    pub fn new(session: Session) -> MemMounts {
+        let stores = (0..session.mount_count())
+            .map(|i| MemStore::new(session.config(i)))
             .collect();
-        MemMounts { mounts, stores }
+        MemMounts {
+            session,
+            stores,
+            actor: r#"{"type":"tool","tool_use_id":null}"#.to_string(),
+            clock: 1_767_225_600_000,
+            seed_counter: 0,
+        }
     }
 
     /// Runs a tool command given as JSON text.
     pub fn execute(&mut self, input_json: &str) -> Outcome {
-        use crate::mounts::Routed;
-        let several = self.stores.len() > 1;
-        match self.mounts.route(Operation::tool(input_json)) {
-            Routed::Mount(i, operation) => match self.stores.get_mut(i) {
-                Some(store) => {
-                    let actor = store.actor.clone();
-                    if several {
-                        store.actor = crate::mounts::actor_in_mount(&actor, &store.mount_prefix);
-                    }
-                    let outcome = store.run(operation);
-                    store.actor = actor;
-                    outcome
-                }
-                None => Outcome::text("internal error: no such mount", vec![]),
-            },
-            Routed::Done(outcome) => outcome,
-            Routed::All(operation) => {
-                let context = Context {
-                    config: self.mounts.config(0),
-                    now: 0,
-                    seed: [0; 16],
-                    actor: "null".into(),
-                    mount_prefix: crate::path::MOUNT.into(),
-                };
-                let mut task = Task::new(operation, context);
-                let answers: Vec<Answer> = task
-                    .reads()
-                    .iter()
-                    .map(|read| match read {
-                        Read::MountListing(i) => Answer::Listing(
-                            self.stores
-                                .get(*i)
-                                .map(|s| s.files.values().map(entry).collect())
-                                .unwrap_or_default(),
-                        ),
-                        _ => Answer::Subtree(Vec::new()),
-                    })
-                    .collect();
-                for (i, answer) in answers.into_iter().enumerate() {
-                    task.supply(i, answer);
-                }
-                task.resume();
-                task.take_outcome().unwrap_or_else(|| {
-                    Outcome::text("internal error: command did not finish", vec![])
-                })
+        self.run(Operation::tool(input_json))
+    }
+
+    /// Runs a tool command or host write on the mount its path is in.
+    pub fn run(&mut self, operation: Operation) -> Outcome {
+        self.clock += 1;
+        self.seed_counter += 1;
+        let mut seed = [0u8; 16];
+        seed[..8].copy_from_slice(&self.seed_counter.to_le_bytes());
+        let start = Start {
+            now_ms: self.clock,
+            entropy: &seed,
+            actor: &self.actor,
+        };
+        let task = self.session.start(operation, start);
+        drive(task, &mut self.stores, self.seed_counter % 2 == 0)
+    }
+}
+
+/// The one driver of the harness: answers each round of `task` from `stores` (the task's
+/// target store; a read that names a mount, from that mount's store), then applies the
+/// outcome's writes to the target store.
+fn drive(mut task: Task, stores: &mut [MemStore], prepare: bool) -> Outcome {
+    let mut counts = Counts::default();
+    // Commands need a few rounds at most, paged scans one per page; the bound guards against
+    // a looping bug.
+    for round in 0..100_000 {
+        if task.outcome().is_some() {
+            break;
+        }
+        let answers: Vec<Answer> = task
+            .reads()
+            .iter()
+            .map(|read| match (read, task.target()) {
+                (Read::MountListing(n), _) => Answer::Listing(
+                    stores
+                        .get(*n)
+                        .map(|s| s.files.values().map(entry).collect())
+                        .unwrap_or_default(),
+                ),
+                (read, Target::Mount(n)) => stores
+                    .get(n)
+                    .map_or(Answer::Subtree(Vec::new()), |s| s.answer(read)),
+                (_, Target::All) => Answer::Subtree(Vec::new()),
+            })
+            .collect();
+        counts.rounds += 1;
+        counts.reads += answers.len();
+        if round == 0 && prepare {
+            task.prepare();
+        }
+        for (i, answer) in answers.into_iter().enumerate() {
+            task.supply(i, answer);
+        }
+        task.resume();
+    }
+    let target = task.target();
+    let outcome = task
+        .take_outcome()
+        .unwrap_or_else(|| Outcome::text("internal error: command did not finish", vec![]));
+    if let Target::Mount(n) = target {
+        if let Some(store) = stores.get_mut(n) {
+            for write in &outcome.writes {
+                store.apply(write);
             }
+            store.last = counts;
         }
     }
+    outcome
 }
 
 /// A file's listing entry.

@@ -6,7 +6,7 @@
 
 /// Where `needle` occurs in `haystack`, from the left and without overlap, as
 /// `haystack.match_indices(needle)` gives them. An empty `needle` matches nowhere.
-pub fn match_indices<'a>(haystack: &'a str, needle: &'a str) -> Matches<'a> {
+pub(crate) fn match_indices<'a>(haystack: &'a str, needle: &'a str) -> Matches<'a> {
     let pattern = needle.as_bytes();
     // fail[i]: the length of the longest proper border of pattern[..=i].
     let mut fail = vec![0usize; pattern.len()];
@@ -31,17 +31,17 @@ pub fn match_indices<'a>(haystack: &'a str, needle: &'a str) -> Matches<'a> {
 }
 
 /// The first place `needle` occurs in `haystack`.
-pub fn find(haystack: &str, needle: &str) -> Option<usize> {
+pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
     match_indices(haystack, needle).next()
 }
 
 /// Whether `needle` occurs in `haystack`.
-pub fn contains(haystack: &str, needle: &str) -> bool {
+pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
     find(haystack, needle).is_some()
 }
 
 /// `haystack` with each occurrence of `from` replaced by `to`, as `str::replace` does.
-pub fn replace(haystack: &str, from: &str, to: &str) -> String {
+pub(crate) fn replace(haystack: &str, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(haystack.len());
     let mut last = 0;
     for at in match_indices(haystack, from) {
@@ -54,7 +54,7 @@ pub fn replace(haystack: &str, from: &str, to: &str) -> String {
 }
 
 /// The iterator of [`match_indices`]: byte offsets of the matches.
-pub struct Matches<'a> {
+pub(crate) struct Matches<'a> {
     text: &'a [u8],
     pattern: &'a [u8],
     fail: Vec<usize>,

@@ -37,7 +37,7 @@ impl JsonNumber {
     /// `JSON.stringify` that is the same text).
     pub fn shown(&self) -> String {
         match self.integer {
-            Some(n) if n.unsigned_abs() < 1_000_000_000_000_000 => crate::render::signed(n),
+            Some(n) if n.unsigned_abs() < 1_000_000_000_000_000 => crate::format::render::signed(n),
             _ => self.text.clone(),
         }
     }
@@ -148,7 +148,7 @@ impl Json {
     pub fn int(n: i64) -> Json {
         Json::Number(JsonNumber {
             integer: Some(n),
-            text: crate::render::signed(n),
+            text: crate::format::render::signed(n),
         })
     }
 
@@ -411,7 +411,7 @@ impl<'a> Parser<'a> {
 /// converted (a number with a fraction is `Int(None)`, as `Json::as_integer` sees it), anything
 /// else only checked.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Scalar {
+pub(crate) enum Scalar {
     Null,
     Str(String),
     Int(Option<i64>),
@@ -423,7 +423,7 @@ pub enum Scalar {
 /// repeated key's last value is the one that stays. `None` unless the whole text is valid JSON
 /// and every item an object. For the answers that carry thousands of records (a `subtree` of
 /// 10,000 file records is 2.9 MB of JSON), where the tree costs more than the records.
-pub fn parse_object_array<T>(
+pub(crate) fn parse_object_array<T>(
     text: &str,
     mut new: impl FnMut() -> T,
     mut member: impl FnMut(&mut T, &str, Scalar),
@@ -516,7 +516,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Appends `s` as a JSON string literal.
-pub fn write_str(out: &mut String, s: &str) {
+pub(crate) fn write_str(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
@@ -548,13 +548,13 @@ pub fn write_str(out: &mut String, s: &str) {
 }
 
 /// Writes one JSON object member by member: `{"a":1,"b":"x"}`.
-pub struct ObjectWriter<'a> {
+pub(crate) struct ObjectWriter<'a> {
     out: &'a mut String,
     first: bool,
 }
 
 impl<'a> ObjectWriter<'a> {
-    pub fn new(out: &'a mut String) -> ObjectWriter<'a> {
+    pub(crate) fn new(out: &'a mut String) -> ObjectWriter<'a> {
         out.push('{');
         ObjectWriter { out, first: true }
     }
@@ -569,44 +569,40 @@ impl<'a> ObjectWriter<'a> {
         self.out
     }
 
-    pub fn str(&mut self, key: &str, value: &str) -> &mut Self {
+    pub(crate) fn str(&mut self, key: &str, value: &str) -> &mut Self {
         let out = self.key(key);
         write_str(out, value);
         self
     }
 
     /// A string, or `null`.
-    pub fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut Self {
         match value {
             Some(v) => self.str(key, v),
             None => self.raw(key, "null"),
         }
     }
 
-    pub fn int(&mut self, key: &str, value: i64) -> &mut Self {
-        crate::render::push_signed(self.key(key), value);
+    pub(crate) fn int(&mut self, key: &str, value: i64) -> &mut Self {
+        crate::format::render::push_signed(self.key(key), value);
         self
     }
 
     /// An integer, or `null`.
-    pub fn opt_int(&mut self, key: &str, value: Option<i64>) -> &mut Self {
+    pub(crate) fn opt_int(&mut self, key: &str, value: Option<i64>) -> &mut Self {
         match value {
             Some(v) => self.int(key, v),
             None => self.raw(key, "null"),
         }
     }
 
-    pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
-        self.raw(key, if value { "true" } else { "false" })
-    }
-
     /// A member whose value is JSON text already.
-    pub fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut Self {
         self.key(key).push_str(json);
         self
     }
 
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.out.push('}');
     }
 }
@@ -615,6 +611,43 @@ impl<'a> ObjectWriter<'a> {
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     write_str(&mut out, s);
+    out
+}
+
+/// Writes a parsed JSON value back as JSON text.
+pub fn write_value(value: &Json) -> String {
+    fn go(value: &Json, out: &mut String) {
+        match value {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => out.push_str(&n.text),
+            Json::Str(s) => crate::format::json::write_str(out, &s.text),
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    go(item, out);
+                }
+                out.push(']');
+            }
+            Json::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    crate::format::json::write_str(out, k);
+                    out.push(':');
+                    go(v, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+    let mut out = String::new();
+    go(value, &mut out);
     out
 }
 

@@ -2,10 +2,10 @@
 //! the clear and shown back to the model, so keys must not end up there. Hand-written matchers
 //! (no regex engine in the wasm), each for one well-known key shape.
 
-use crate::search::{contains, find, match_indices};
+use crate::format::search::{contains, find, match_indices};
 
 /// The kind of credential `text` appears to hold, if any.
-pub fn find_credential(text: &str) -> Option<&'static str> {
+pub(crate) fn find_credential(text: &str) -> Option<&'static str> {
     let bytes = text.as_bytes();
     if contains(text, "-----BEGIN ") && contains(text, "PRIVATE KEY-----") {
         return Some("a private key block");

@@ -2,7 +2,7 @@
 
 /// The pieces joined into one String, with one allocation and no formatting machinery: the
 /// wasm build keeps `core::fmt` out of its messages this way (`format!` costs kilobytes).
-pub fn cat(pieces: &[&str]) -> String {
+pub(crate) fn cat(pieces: &[&str]) -> String {
     let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
     for piece in pieces {
         out.push_str(piece);
@@ -14,7 +14,7 @@ pub fn cat(pieces: &[&str]) -> String {
 /// pieces, without `core::fmt` (which costs the wasm kilobytes). A message stays one readable
 /// pattern: `fill("Error: The path {} does not exist", &[path])`. Numbers go in as
 /// `&decimal(n)`. Nothing else in the template is special; `args` are copied as they are.
-pub fn fill(template: &str, args: &[&str]) -> String {
+pub(crate) fn fill(template: &str, args: &[&str]) -> String {
     debug_assert_eq!(
         template.matches("{}").count(),
         args.len(),
@@ -34,21 +34,21 @@ pub fn fill(template: &str, args: &[&str]) -> String {
 }
 
 /// `n` in decimal, like `n.to_string()` without `core::fmt`.
-pub fn decimal(n: u64) -> String {
+pub(crate) fn decimal(n: u64) -> String {
     let mut out = String::with_capacity(20);
     push_decimal(&mut out, n, 0);
     out
 }
 
 /// A signed `n` in decimal, like `n.to_string()` without `core::fmt`.
-pub fn signed(n: i64) -> String {
+pub(crate) fn signed(n: i64) -> String {
     let mut out = String::with_capacity(20);
     push_signed(&mut out, n);
     out
 }
 
 /// `signed`, appended to `out`.
-pub fn push_signed(out: &mut String, n: i64) {
+pub(crate) fn push_signed(out: &mut String, n: i64) {
     if n < 0 {
         out.push('-');
     }
@@ -56,7 +56,7 @@ pub fn push_signed(out: &mut String, n: i64) {
 }
 
 /// `n` with `,` between groups of three digits: `102,401`.
-pub fn group(n: u64) -> String {
+pub(crate) fn group(n: u64) -> String {
     let digits = decimal(n);
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -76,7 +76,7 @@ pub fn format_size(bytes: u64) -> String {
 }
 
 /// `format_size`, appended to `out` (a listing writes one per line).
-pub fn push_size(out: &mut String, bytes: u64) {
+pub(crate) fn push_size(out: &mut String, bytes: u64) {
     // The unit, as log2 of its bytes: 1024^k is 2^(10k).
     let (unit, bits) = match bytes {
         0..=1023 => {
@@ -101,13 +101,13 @@ pub fn push_size(out: &mut String, bytes: u64) {
 
 /// Appends `n` in decimal, right-aligned with spaces to at least `width` columns (at most
 /// 20), with no allocation and no formatting machinery: listings and views write one per line.
-pub fn push_decimal(out: &mut String, n: u64, width: usize) {
+pub(crate) fn push_decimal(out: &mut String, n: u64, width: usize) {
     push_digits(out, n, width, b' ');
 }
 
 /// Appends `n` in decimal with leading zeros to at least `width` digits (at most 20), as
 /// `{:0width$}` writes it: times and dates.
-pub fn push_zero_padded(out: &mut String, n: u64, width: usize) {
+pub(crate) fn push_zero_padded(out: &mut String, n: u64, width: usize) {
     push_digits(out, n, width, b'0');
 }
 
@@ -131,7 +131,7 @@ fn push_digits(out: &mut String, n: u64, width: usize, pad: u8) {
 const NUMBER_WIDTH: usize = 6;
 
 /// One numbered line: the number right-aligned in 6 columns, a TAB, the text.
-pub fn numbered_line(out: &mut String, number: usize, line: &str) {
+pub(crate) fn numbered_line(out: &mut String, number: usize, line: &str) {
     push_decimal(out, number as u64, NUMBER_WIDTH);
     out.push('\t');
     out.push_str(line);
@@ -140,7 +140,12 @@ pub fn numbered_line(out: &mut String, number: usize, line: &str) {
 /// Numbers `lines` (the first being line `first`) joined with `\n`, cut at a line boundary to
 /// at most `max_chars` characters, with the note that says how to read on. `total` is the
 /// file's line count.
-pub fn numbered_lines(lines: &[&str], first: usize, total: usize, max_chars: usize) -> String {
+pub(crate) fn numbered_lines(
+    lines: &[&str],
+    first: usize,
+    total: usize,
+    max_chars: usize,
+) -> String {
     let bytes: usize = lines.iter().map(|l| l.len() + NUMBER_WIDTH + 2).sum();
     let mut out = String::with_capacity(bytes.min(max_chars.saturating_mul(4)) + 200);
     let mut used = 0usize;
@@ -191,7 +196,7 @@ pub fn numbered_lines(lines: &[&str], first: usize, total: usize, max_chars: usi
 }
 
 /// Standard base64 with padding, for image content blocks.
-pub fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -214,7 +219,7 @@ pub fn base64(bytes: &[u8]) -> String {
 }
 
 /// Decodes standard base64 (padding optional, no whitespace); `None` when malformed.
-pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let text = text.trim_end_matches('=');
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let mut acc: u32 = 0;

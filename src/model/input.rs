@@ -1,9 +1,9 @@
 //! Tool input parsing (SPEC §1): the model's JSON becomes a typed command, or the first error.
 
-use crate::error::{ErrorCode, ToolError};
-use crate::json::{Json, JsonNumber, JsonStr};
-use crate::path::MemoryPath;
-use crate::render::fill;
+use crate::format::json::{Json, JsonNumber, JsonStr};
+use crate::format::render::fill;
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::path::MemoryPath;
 
 /// A tool command whose parameters and paths have been checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,7 +81,7 @@ pub fn parse_tool_input(text: &str) -> Result<ToolCommand, ToolError> {
 }
 
 /// Parses a tool input value (SPEC §1, then §2 for the paths).
-pub fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
+pub(crate) fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
     if !matches!(input, Json::Object(_)) {
         return Err(invalid("Error: Tool input must be a JSON object".into()));
     }

@@ -1,16 +1,16 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (SPEC §3 view).
 
-use crate::render::{fill, format_size, push_size};
+use crate::format::render::{fill, format_size, push_size};
 use std::cmp::Ordering;
 
 /// Orders names as JavaScript's default `Array.prototype.sort` does: by UTF-16 code units.
-pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
+pub(crate) fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
 /// The order of `keys` by UTF-16 code units, as indexes: the one sort of the crate (each
 /// `sort_by` on another type would add its own copy of the sort to the wasm).
-pub fn utf16_order(keys: &[&str]) -> Vec<usize> {
+pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
     // UTF-16 order differs from code point order (which is UTF-8 byte order) only between a
     // character from U+E000 up and one past U+FFFF: their UTF-8 forms start with a byte of
     // 0xEE or more. Two keys of which one has no such byte compare as bytes.
@@ -28,7 +28,7 @@ pub fn utf16_order(keys: &[&str]) -> Vec<usize> {
 }
 
 /// `items` sorted by the UTF-16 order of `key`.
-pub fn sorted_by_utf16<T>(items: &[T], key: impl Fn(&T) -> &str) -> Vec<&T> {
+pub(crate) fn sorted_by_utf16<T>(items: &[T], key: impl Fn(&T) -> &str) -> Vec<&T> {
     let keys: Vec<&str> = items.iter().map(&key).collect();
     utf16_order(&keys)
         .into_iter()
@@ -83,7 +83,7 @@ impl ListingEntry {
 /// Renders the view of the directory `dir_key` (`""` for the root), shown at tool path
 /// `shown_path`, from every file below it. The header echoes the path as the model sent
 /// it (`raw_path`); the lines use the canonical tool path.
-pub fn render_directory(
+pub(crate) fn render_directory(
     raw_path: &str,
     shown_path: &str,
     dir_key: &str,
@@ -94,7 +94,7 @@ pub fn render_directory(
 
 /// `render_directory`, with `empty_dirs` (child names) shown as directories even when nothing
 /// lies below them: the mounts of `/memories`.
-pub fn render_tree(
+pub(crate) fn render_tree(
     raw_path: &str,
     shown_path: &str,
     dir_key: &str,

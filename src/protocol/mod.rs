@@ -1,0 +1,198 @@
+//! The protocol between a command and its host: the reads a command asks for, the host's
+//! answers, and the outcome (result and exact writes) it ends with. No command, routing or
+//! storage is known here; the wire codec of these types is in `wire`.
+
+mod snapshot;
+mod wire;
+
+pub(crate) use snapshot::{Prehashed, Snapshot, Stop};
+
+use crate::format::listing::ListingEntry;
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::record::{FileRecord, VersionRecord};
+
+/// A read the host performs inside the command's transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// The record stored under a key.
+    File(String),
+    /// Every record below a directory key: keys in `[key + "/", key + "0")`.
+    Subtree(String),
+    /// Whether any record lies below a directory key.
+    HasChildren(String),
+    /// How many files the store holds.
+    Count,
+    /// The bytes stored under a content key.
+    Content(String),
+    /// The file record of a memory id (the files' `id` index).
+    FileById(String),
+    /// A version record by id.
+    Version(String),
+    /// Up to `limit` version records, newest first: of one memory if `memory` is set, and only
+    /// ids below `below` if it is set.
+    VersionsDesc {
+        memory: Option<String>,
+        below: Option<String>,
+        limit: usize,
+    },
+    /// Every version record with an id below the bound, oldest first.
+    VersionsBelow(String),
+    /// The ids of the versions that reference a content key (the versions' `content` index).
+    VersionsWithContent(String),
+    /// The newest version id of the store, if any.
+    NewestVersionId,
+    /// Every version id of the store.
+    VersionIds,
+    /// The path and size of every file below a directory key (the directory view).
+    Listing(String),
+    /// `Listing` of the whole tree of mount number `n`, for the view of `/memories` when it
+    /// holds several mounts.
+    MountListing(usize),
+    /// The host's write policy: may these bytes be written at this tool path? Answered with
+    /// allow, refuse (with a reason) or rewritten bytes.
+    Policy {
+        path: String,
+        source: String,
+        bytes: Vec<u8>,
+    },
+}
+
+impl std::hash::Hash for Read {
+    /// Hashes what tells reads apart cheaply: a policy read's bytes by their length only (equal
+    /// reads still hash equally; the bytes are compared only when two reads collide).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Read::File(s)
+            | Read::Subtree(s)
+            | Read::HasChildren(s)
+            | Read::Content(s)
+            | Read::FileById(s)
+            | Read::Version(s)
+            | Read::VersionsBelow(s)
+            | Read::VersionsWithContent(s)
+            | Read::Listing(s) => s.hash(state),
+            Read::Count | Read::NewestVersionId | Read::VersionIds => {}
+            Read::VersionsDesc {
+                memory,
+                below,
+                limit,
+            } => (memory, below, limit).hash(state),
+            Read::MountListing(n) => n.hash(state),
+            Read::Policy {
+                path,
+                source,
+                bytes,
+            } => (path, source, bytes.len()).hash(state),
+        }
+    }
+}
+
+/// The host's answer to a `Read`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    File(Option<FileRecord>),
+    Subtree(Vec<FileRecord>),
+    Listing(Vec<ListingEntry>),
+    HasChildren(bool),
+    Count(u64),
+    Content(Option<Vec<u8>>),
+    Version(Option<VersionRecord>),
+    Versions(Vec<VersionRecord>),
+    Ids(Vec<String>),
+    VersionId(Option<String>),
+    Policy(Decision),
+}
+
+/// The host policy's answer to a write.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    Allow,
+    Refuse(String),
+    Rewrite(Vec<u8>),
+}
+
+/// A change the host applies in the same transaction, after the reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    PutFile(FileRecord),
+    DeleteFile(String),
+    /// Bytes under a content key.
+    PutContent {
+        id: String,
+        bytes: Vec<u8>,
+    },
+    DeleteContent(String),
+    PutVersion(VersionRecord),
+    DeleteVersion(String),
+}
+
+/// What the model (or host) gets back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    Text(String),
+    Image {
+        media_type: &'static str,
+        data: String,
+    },
+}
+
+/// A finished command: its result and the writes that make it so.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub content: Content,
+    pub error: Option<ErrorCode>,
+    pub writes: Vec<Write>,
+    /// JSON data for host calls (a listing), when there is any.
+    pub value: Option<String>,
+}
+
+impl Outcome {
+    pub fn text(text: impl Into<String>, writes: Vec<Write>) -> Outcome {
+        Outcome {
+            content: Content::Text(text.into()),
+            error: None,
+            writes,
+            value: None,
+        }
+    }
+
+    pub fn failure(error: ToolError) -> Outcome {
+        Outcome {
+            content: Content::Text(error.message),
+            error: Some(error.code),
+            writes: Vec::new(),
+            value: error.detail,
+        }
+    }
+
+    /// A host call's result: no text, the data as JSON.
+    pub fn value(json: String, writes: Vec<Write>) -> Outcome {
+        Outcome {
+            content: Content::Text(String::new()),
+            error: None,
+            writes,
+            value: Some(json),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// The result text (for images, an empty string).
+    pub fn text_content(&self) -> &str {
+        match &self.content {
+            Content::Text(t) => t,
+            Content::Image { .. } => "",
+        }
+    }
+
+    /// The bytes of each `putContent` write, in order (the `"bytes"` index of `to_json`).
+    pub fn content_writes(&self) -> impl Iterator<Item = &[u8]> {
+        self.writes.iter().filter_map(|w| match w {
+            Write::PutContent { bytes, .. } => Some(bytes.as_slice()),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,200 @@
+//! What a command sees of storage: the reads answered so far in its task.
+
+use super::{Answer, Decision, Read};
+use crate::format::listing::ListingEntry;
+use crate::model::error::ToolError;
+use crate::model::record::{FileRecord, VersionRecord};
+use std::collections::HashMap;
+
+/// Why a command stopped before finishing: it needs reads, or it was refused.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    Need(Vec<Read>),
+    Fail(ToolError),
+}
+
+impl From<ToolError> for Stop {
+    fn from(e: ToolError) -> Self {
+        Stop::Fail(e)
+    }
+}
+
+/// The answered reads of a task, indexed by read: a command re-run each round looks each of
+/// its reads up in constant time, so a round costs what its command does, not what every
+/// earlier round answered.
+#[derive(Debug, Default)]
+pub(crate) struct Snapshot {
+    answers: HashMap<Read, Answer>,
+    /// The SHA-256 of the operation's own bytes to write, made by `Task::prepare` while the
+    /// first reads were out.
+    prehashed: Option<Prehashed>,
+}
+
+/// A hash made ahead of need, with the bytes it is of named by their address and length: they
+/// belong to the task's operation, which neither changes nor moves them while the task lives.
+#[derive(Clone, Debug)]
+pub(crate) struct Prehashed {
+    addr: usize,
+    len: usize,
+    sha256: String,
+}
+
+impl Prehashed {
+    /// The hash of `bytes`, which must stay where they are while the task lives.
+    pub(crate) fn new(bytes: &[u8]) -> Prehashed {
+        Prehashed {
+            addr: bytes.as_ptr() as usize,
+            len: bytes.len(),
+            sha256: crate::model::record::sha256_hex(bytes),
+        }
+    }
+
+    /// The SHA-256 (hex) of `bytes` if this hash is of those very bytes.
+    pub(crate) fn of(&self, bytes: &[u8]) -> Option<String> {
+        (self.addr == bytes.as_ptr() as usize && self.len == bytes.len())
+            .then(|| self.sha256.clone())
+    }
+}
+
+impl Snapshot {
+    /// The hash `Task::prepare` made, if any.
+    pub(crate) fn prehashed(&self) -> Option<Prehashed> {
+        self.prehashed.clone()
+    }
+
+    /// Keeps a hash `Task::prepare` made.
+    pub(crate) fn keep_prehashed(&mut self, prehashed: Prehashed) {
+        self.prehashed = Some(prehashed);
+    }
+
+    /// Whether `Task::prepare` has made a hash.
+    pub(crate) fn is_prehashed(&self) -> bool {
+        self.prehashed.is_some()
+    }
+
+    /// Records the host's answer to `read`.
+    pub(crate) fn answer_with(&mut self, read: Read, answer: Answer) {
+        self.answers.insert(read, answer);
+    }
+
+    fn answer(&self, read: &Read) -> Option<&Answer> {
+        self.answers.get(read)
+    }
+
+    /// Stops the command until every read in `reads` is answered, asking for all of them at once.
+    pub(crate) fn need(&self, reads: Vec<Read>) -> Result<(), Stop> {
+        let missing: Vec<Read> = reads
+            .into_iter()
+            .filter(|r| self.answer(r).is_none())
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(Stop::Need(missing))
+        }
+    }
+
+    /// The record under `key` (after `need(File(key))`).
+    pub(crate) fn file(&self, key: &str) -> Option<&FileRecord> {
+        match self.answer(&Read::File(key.to_string())) {
+            Some(Answer::File(record)) => record.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The records below `key` (after `need(Subtree(key))`).
+    pub(crate) fn subtree(&self, key: &str) -> &[FileRecord] {
+        match self.answer(&Read::Subtree(key.to_string())) {
+            Some(Answer::Subtree(records)) => records,
+            _ => &[],
+        }
+    }
+
+    /// The files below `key` (after `need(Listing(key))`).
+    pub(crate) fn listing(&self, key: &str) -> &[ListingEntry] {
+        match self.answer(&Read::Listing(key.to_string())) {
+            Some(Answer::Listing(entries)) => entries,
+            _ => &[],
+        }
+    }
+
+    /// The files of mount `n` (after `need(MountListing(n))`).
+    pub(crate) fn mount_listing(&self, n: usize) -> &[ListingEntry] {
+        match self.answer(&Read::MountListing(n)) {
+            Some(Answer::Listing(entries)) => entries,
+            _ => &[],
+        }
+    }
+
+    /// Whether anything lies below `key` (after `need(HasChildren(key))` or `Subtree(key)`).
+    pub(crate) fn has_children(&self, key: &str) -> bool {
+        match self.answer(&Read::HasChildren(key.to_string())) {
+            Some(Answer::HasChildren(yes)) => *yes,
+            _ => !self.subtree(key).is_empty(),
+        }
+    }
+
+    /// The store's file count (after `need(Count)`).
+    pub(crate) fn count(&self) -> u64 {
+        match self.answer(&Read::Count) {
+            Some(Answer::Count(n)) => *n,
+            _ => 0,
+        }
+    }
+
+    /// The record of memory `id` (after `need(FileById(id))`).
+    pub(crate) fn file_by_id(&self, id: &str) -> Option<&FileRecord> {
+        match self.answer(&Read::FileById(id.to_string())) {
+            Some(Answer::File(record)) => record.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// A version (after `need(Version(id))`).
+    pub(crate) fn version(&self, id: &str) -> Option<&VersionRecord> {
+        match self.answer(&Read::Version(id.to_string())) {
+            Some(Answer::Version(record)) => record.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The versions a `VersionsDesc` or `VersionsBelow` read returned.
+    pub(crate) fn versions(&self, read: &Read) -> &[VersionRecord] {
+        match self.answer(read) {
+            Some(Answer::Versions(records)) => records,
+            _ => &[],
+        }
+    }
+
+    /// The ids a `VersionsWithContent` or `VersionIds` read returned.
+    pub(crate) fn ids(&self, read: &Read) -> &[String] {
+        match self.answer(read) {
+            Some(Answer::Ids(ids)) => ids,
+            _ => &[],
+        }
+    }
+
+    /// The policy's decision on a write (after `need(Policy{..})`).
+    pub(crate) fn decision(&self, read: &Read) -> Option<&Decision> {
+        match self.answer(read) {
+            Some(Answer::Policy(decision)) => Some(decision),
+            _ => None,
+        }
+    }
+
+    /// The store's newest version id (after `need(NewestVersionId)`).
+    pub(crate) fn newest_version_id(&self) -> Option<&str> {
+        match self.answer(&Read::NewestVersionId) {
+            Some(Answer::VersionId(id)) => id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The content stored under `id` (after `need(Content(id))`).
+    pub(crate) fn content(&self, id: &str) -> Option<&[u8]> {
+        match self.answer(&Read::Content(id.to_string())) {
+            Some(Answer::Content(Some(bytes))) => Some(bytes),
+            _ => None,
+        }
+    }
+}

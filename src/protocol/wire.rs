@@ -1,0 +1,199 @@
+//! The protocol's wire codec: reads as JSON for the adapter, answers read from its JSON,
+//! outcomes as JSON (docs/ARCHITECTURE.md#the-wasm-boundary).
+
+use super::{Answer, Content, Decision, Outcome, Read, Write};
+use crate::format::json::{quote, write_str, Json, ObjectWriter};
+use crate::format::listing::ListingEntry;
+use crate::format::render::{decimal, fill, push_decimal};
+use crate::model::record::{FileRecord, VersionRecord};
+
+impl Read {
+    /// The read as JSON for the adapter.
+    pub fn to_json(&self) -> String {
+        match self {
+            Read::File(p) => fill("{\"kind\":\"file\",\"path\":{}}", &[&quote(p)]),
+            Read::Subtree(p) => fill("{\"kind\":\"subtree\",\"path\":{}}", &[&quote(p)]),
+            Read::HasChildren(p) => fill("{\"kind\":\"hasChildren\",\"path\":{}}", &[&quote(p)]),
+            Read::Count => "{\"kind\":\"count\"}".to_string(),
+            Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
+            Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
+            Read::Version(id) => fill("{\"kind\":\"version\",\"id\":{}}", &[&quote(id)]),
+            Read::VersionsDesc {
+                memory,
+                below,
+                limit,
+            } => {
+                let mut out = String::new();
+                ObjectWriter::new(&mut out)
+                    .str("kind", "versionsDesc")
+                    .opt_str("memoryId", memory.as_deref())
+                    .opt_str("below", below.as_deref())
+                    .int("limit", *limit as i64)
+                    .finish();
+                out
+            }
+            Read::VersionsBelow(id) => {
+                fill("{\"kind\":\"versionsBelow\",\"id\":{}}", &[&quote(id)])
+            }
+            Read::VersionsWithContent(key) => fill(
+                "{\"kind\":\"versionsWithContent\",\"id\":{}}",
+                &[&quote(key)],
+            ),
+            Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
+            Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
+            Read::Listing(p) => fill("{\"kind\":\"listing\",\"path\":{}}", &[&quote(p)]),
+            Read::MountListing(n) => fill(
+                "{\"kind\":\"listing\",\"path\":\"\",\"mount\":{}}",
+                &[&decimal(*n as u64)],
+            ),
+            Read::Policy { path, source, .. } => fill(
+                "{\"kind\":\"policy\",\"path\":{},\"source\":{}}",
+                &[&quote(path), &quote(source)],
+            ),
+        }
+    }
+}
+
+impl Answer {
+    /// Reads the adapter's JSON answer to `read` (not for content, which comes as bytes).
+    pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
+        // The big answers (every record of a store): straight into records, no tree.
+        match read {
+            Read::Subtree(_) => return FileRecord::list_from_json(text).map(Answer::Subtree),
+            // Not JSON: entry keys joined with `\n`.
+            Read::Listing(_) | Read::MountListing(_) => {
+                return ListingEntry::parse_all(text).map(Answer::Listing)
+            }
+            _ => {}
+        }
+        let json = Json::parse(text)?;
+        match read {
+            Read::File(_) | Read::FileById(_) => match json {
+                Json::Null => Some(Answer::File(None)),
+                other => FileRecord::from_json(&other).map(|r| Answer::File(Some(r))),
+            },
+            Read::Version(_) => match json {
+                Json::Null => Some(Answer::Version(None)),
+                other => VersionRecord::from_json(&other).map(|r| Answer::Version(Some(r))),
+            },
+            Read::VersionsDesc { .. } | Read::VersionsBelow(_) => match json {
+                Json::Array(items) => items
+                    .iter()
+                    .map(VersionRecord::from_json)
+                    .collect::<Option<Vec<_>>>()
+                    .map(Answer::Versions),
+                _ => None,
+            },
+            Read::VersionsWithContent(_) | Read::VersionIds => match json {
+                Json::Array(items) => items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .map(Answer::Ids),
+                _ => None,
+            },
+            Read::Policy { .. } => match json.get("decision").and_then(Json::as_str) {
+                Some("allow") => Some(Answer::Policy(Decision::Allow)),
+                Some("refuse") => {
+                    let reason = json.get("reason").and_then(Json::as_str);
+                    let reason = reason.unwrap_or("the host's write policy refused it");
+                    Some(Answer::Policy(Decision::Refuse(reason.to_string())))
+                }
+                _ => None,
+            },
+            Read::NewestVersionId => match json {
+                Json::Null => Some(Answer::VersionId(None)),
+                Json::Str(s) => Some(Answer::VersionId(Some(s.text))),
+                _ => None,
+            },
+            Read::Subtree(_) | Read::Listing(_) | Read::MountListing(_) => None,
+            Read::HasChildren(_) => json.as_bool().map(Answer::HasChildren),
+            Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
+            Read::Content(_) => None,
+        }
+    }
+}
+
+impl Outcome {
+    /// `{"content":…,"isError":…,"code"?:…,"writes":[…],"value"?:…}`; a `putContent` write
+    /// carries `"bytes": n`, the index of its bytes (see `content_writes`).
+    pub fn to_json(&self) -> String {
+        self.json(true)
+    }
+
+    /// `to_json` with `"content":null` in place of a text: the text crosses to JS on its own
+    /// (`text_content`), with no escaping on the way out and no parsing on the way in.
+    pub fn to_json_without_text(&self) -> String {
+        self.json(false)
+    }
+
+    fn json(&self, with_text: bool) -> String {
+        let mut out = String::from("{\"content\":");
+        match &self.content {
+            Content::Text(t) if with_text => out.push_str(&quote(t)),
+            Content::Text(_) => out.push_str("null"),
+            Content::Image { media_type, data } => out.push_str(&fill(
+                "[{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":{},\"data\":{}}}]",
+                &[&quote(media_type), &quote(data)],
+            )),
+        }
+        out.push_str(if self.is_error() {
+            ",\"isError\":true"
+        } else {
+            ",\"isError\":false"
+        });
+        if let Some(code) = self.error {
+            out.push_str(",\"code\":");
+            write_str(&mut out, code.as_str());
+        }
+        out.push_str(",\"writes\":[");
+        let mut blobs = 0;
+        for (i, write) in self.writes.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match write {
+                Write::PutFile(record) => {
+                    out.push_str("{\"op\":\"putFile\",\"record\":");
+                    record.write_json(&mut out);
+                    out.push('}');
+                }
+                Write::DeleteFile(path) => {
+                    out.push_str("{\"op\":\"deleteFile\",\"path\":");
+                    write_str(&mut out, path);
+                    out.push('}');
+                }
+                Write::PutContent { id, .. } => {
+                    out.push_str("{\"op\":\"putContent\",\"id\":");
+                    write_str(&mut out, id);
+                    out.push_str(",\"bytes\":");
+                    push_decimal(&mut out, blobs, 0);
+                    out.push('}');
+                    blobs += 1;
+                }
+                Write::DeleteContent(id) => {
+                    out.push_str("{\"op\":\"deleteContent\",\"id\":");
+                    write_str(&mut out, id);
+                    out.push('}');
+                }
+                Write::PutVersion(record) => {
+                    out.push_str("{\"op\":\"putVersion\",\"record\":");
+                    record.write_json(&mut out);
+                    out.push('}');
+                }
+                Write::DeleteVersion(id) => {
+                    out.push_str("{\"op\":\"deleteVersion\",\"id\":");
+                    write_str(&mut out, id);
+                    out.push('}');
+                }
+            }
+        }
+        out.push(']');
+        if let Some(value) = &self.value {
+            out.push_str(",\"value\":");
+            out.push_str(value);
+        }
+        out.push('}');
+        out
+    }
+}

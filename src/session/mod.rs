@@ -1,0 +1,141 @@
+//! A session: the stores a tool mounts, routing each operation to its store, the actor and
+//! context of each task, and the task machine that asks the host for reads in rounds. The
+//! adapter (through `wasm`) and the native harness drive this same type.
+
+pub(crate) mod mounts;
+pub(crate) mod plan;
+pub(crate) mod task;
+
+use crate::commands::{Context, Operation};
+use crate::format::json::Json;
+use crate::format::render::{cat, decimal, fill};
+use crate::model::config::Config;
+use crate::model::error::{ErrorCode, ToolError};
+use crate::protocol::Outcome;
+use mounts::{Mounts, Routed};
+use task::{Target, Task};
+
+/// The mounted stores of one tool and the way each operation reaches one of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    mounts: Mounts,
+}
+
+/// What a task is started with besides its operation: the time, 16 bytes of entropy for ids,
+/// and who it is by (a JSON object recorded in versions' `created_by`).
+#[derive(Clone, Copy, Debug)]
+pub struct Start<'a> {
+    /// Epoch milliseconds.
+    pub now_ms: i64,
+    pub entropy: &'a [u8],
+    /// `{"type":"tool","tool_use_id":…}`, `{"type":"api"}`, `{"type":"import"}`, …
+    pub actor: &'a str,
+}
+
+impl Session {
+    /// One store, mounted as `/memories`.
+    pub fn single(config: Config) -> Session {
+        Session {
+            mounts: Mounts::single(config),
+        }
+    }
+
+    /// Reads one store's configuration, or several as `{"mounts":[{"slug", …config}]}`.
+    pub fn from_json(config_json: &str) -> Result<Session, String> {
+        Ok(Session {
+            mounts: Mounts::from_json(config_json)?,
+        })
+    }
+
+    /// How many stores are mounted.
+    pub fn mount_count(&self) -> usize {
+        self.mounts.len()
+    }
+
+    /// The configuration of mount `index`.
+    pub fn config(&self, index: usize) -> Config {
+        self.mounts.config(index)
+    }
+
+    /// Starts a tool command from the model's input as JSON text, on the mount its path is in.
+    pub fn start_tool(&self, input_json: &str, start: Start<'_>) -> Task {
+        self.start(Operation::tool(input_json), start)
+    }
+
+    /// Starts an operation on the mount its path is in (tool commands, host writes; any other
+    /// operation runs on mount 0).
+    pub fn start(&self, operation: Operation, start: Start<'_>) -> Task {
+        match self.mounts.route(operation) {
+            Routed::Mount(mount, operation) => self.task(Target::Mount(mount), operation, start),
+            Routed::All(operation) => self.task(Target::All, operation, start),
+            Routed::Done(outcome) => self.finished(outcome),
+        }
+    }
+
+    /// Starts a host call on mount number `mount` (its paths are that store's own).
+    pub fn start_on(&self, mount: usize, operation: Operation, start: Start<'_>) -> Task {
+        if mount >= self.mounts.len() {
+            return self.finished(Outcome::failure(ToolError::new(
+                ErrorCode::InvalidInput,
+                fill("no mount number {}", &[&decimal(mount as u64)]),
+            )));
+        }
+        self.task(Target::Mount(mount), operation, start)
+    }
+
+    fn finished(&self, outcome: Outcome) -> Task {
+        let start = Start {
+            now_ms: 0,
+            entropy: &[],
+            actor: "null",
+        };
+        Task::finished(outcome, self.context(0, start))
+    }
+
+    fn task(&self, target: Target, operation: Operation, start: Start<'_>) -> Task {
+        let mount = match target {
+            Target::Mount(n) => n,
+            Target::All => 0,
+        };
+        Task::new(operation, self.context(mount, start), target)
+    }
+
+    fn context(&self, mount: usize, start: Start<'_>) -> Context {
+        let mut seed = [0u8; 16];
+        for (slot, byte) in seed.iter_mut().zip(start.entropy) {
+            *slot = *byte;
+        }
+        let prefix = self.mounts.prefix(mount);
+        // With several mounts, versions also say which mount wrote them. An actor that is not
+        // a JSON object is recorded as unknown rather than trusted.
+        let actor = if self.mounts.len() > 1 {
+            actor_in_mount(start.actor, &prefix)
+        } else {
+            match Json::parse(start.actor) {
+                Some(Json::Object(_)) => start.actor.to_string(),
+                _ => "null".to_string(),
+            }
+        };
+        Context {
+            config: self.mounts.config(mount),
+            now: start.now_ms,
+            seed,
+            actor,
+            mount_prefix: prefix,
+        }
+    }
+}
+
+/// The actor with the mount it wrote through (`"mount_path":"/memories/notes/"`), so versions
+/// say which mount and session made each change.
+fn actor_in_mount(actor: &str, prefix: &str) -> String {
+    match Json::parse(actor) {
+        Some(Json::Object(mut members)) => {
+            if !members.iter().any(|(k, _)| k == "mount_path") {
+                members.push(("mount_path".to_string(), Json::string(&cat(&[prefix, "/"]))));
+            }
+            crate::format::json::write_value(&Json::Object(members))
+        }
+        _ => "null".to_string(),
+    }
+}
