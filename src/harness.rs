@@ -39,6 +39,20 @@ pub struct Counts {
     pub rounds: usize,
     /// Reads over all rounds.
     pub reads: usize,
+    /// Records, listing entries and ids the answers held, over all rounds: the volume of
+    /// storage work.
+    pub records: usize,
+}
+
+/// How many records, entries or ids an answer holds (1 for a single value).
+fn volume(answer: &Answer) -> usize {
+    match answer {
+        Answer::Subtree(records) => records.len(),
+        Answer::Listing(entries) => entries.len(),
+        Answer::Versions(records) => records.len(),
+        Answer::Ids(ids) => ids.len(),
+        _ => 1,
+    }
 }
 
 /// A write policy for `MemStore`, as the JS adapter's `beforeWrite` is for a browser store.
@@ -262,6 +276,7 @@ fn drive(mut task: Task, stores: &mut [MemStore], prepare: bool) -> Outcome {
             .collect();
         counts.rounds += 1;
         counts.reads += answers.len();
+        counts.records += answers.iter().map(volume).sum::<usize>();
         if round == 0 && prepare {
             task.prepare();
         }

@@ -46,7 +46,12 @@ impl VersionFilter {
 }
 
 /// How many versions one read fetches while a page fills.
-const BATCH: usize = 200;
+/// The first page of a `versions.list` scan; each later page is twice the one before, so a
+/// filter that matches little takes a few rounds (a scan re-runs over its earlier pages each
+/// round, and with doubling pages that replay is at most the pages read so far once more).
+const FIRST_PAGE: usize = 200;
+/// The largest page of a scan.
+const MAX_PAGE: usize = 6_400;
 
 /// `versions.list(filter)`: newest first, `{ data, next_page }`.
 pub(crate) fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, Stop> {
@@ -59,11 +64,12 @@ pub(crate) fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, S
     let floor = filter.created_from.map(version_id_floor);
     let mut data: Vec<&VersionRecord> = Vec::new();
     let mut next_page = None;
+    let mut page = FIRST_PAGE;
     'scan: loop {
         let read = Read::VersionsDesc {
             memory: filter.memory_id.clone(),
             below: below.clone(),
-            limit: BATCH,
+            limit: page,
         };
         snap.need(vec![read.clone()])?;
         let batch = snap.versions(&read);
@@ -80,7 +86,10 @@ pub(crate) fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, S
             }
         }
         match batch.last() {
-            Some(last) if batch.len() == BATCH => below = Some(last.id.clone()),
+            Some(last) if batch.len() == page => {
+                below = Some(last.id.clone());
+                page = (page * 2).min(MAX_PAGE);
+            }
             _ => break,
         }
     }
