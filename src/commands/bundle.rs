@@ -3,8 +3,8 @@
 //! before a single write is made.
 
 use super::history::{clock_read, Bytes, History};
-use super::memories::{check_size, refuse_if_read_only};
 use super::policy::vet_all;
+use super::rules::{check_size, refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::write_value;
 use crate::format::json::{Json, ObjectWriter};
@@ -345,7 +345,7 @@ pub(crate) fn import(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, "import a bundle")?;
+    refuse_if_read_only(cx, Voice::Host, "import a bundle")?;
     let existing_versions = Read::VersionIds;
     let mut reads = vec![Read::Subtree(String::new()), clock_read()];
     if bundle.versions.is_some() {
@@ -418,7 +418,7 @@ pub(crate) fn import(
                 }
             }
         }
-        check_size(&memory.key, memory.bytes.len(), cx)?;
+        check_size(cx, Voice::Host, &memory.key, memory.bytes.len())?;
         if let Some(other) = at_path.filter(|r| r.id != memory.id) {
             history.delete(other);
             added_files -= 1;

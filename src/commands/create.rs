@@ -1,10 +1,10 @@
 //! `create` (SPEC §3): a new file, never over an existing entry (unless the host allows it).
 
-use super::history::{Bytes, History};
+use super::history::{clock_read, Bytes, History};
 use super::policy::vet;
-use super::{check_file_size, fail, file_on_the_way, placement_reads};
+use super::rules::{check_count, check_size, fail, file_on_the_way, placement_reads, Voice};
 use crate::commands::Context;
-use crate::format::render::{fill, group};
+use crate::format::render::fill;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
@@ -15,7 +15,8 @@ pub(super) fn run(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    let mut reads = placement_reads(path);
+    let mut reads = placement_reads(path.key());
+    reads.push(clock_read());
     reads.push(Read::Count);
     snap.need(reads)?;
     let key = path.key();
@@ -36,7 +37,9 @@ pub(super) fn run(
             ),
         ));
     }
-    if let Some(parent) = file_on_the_way(path, snap) {
+    if let Some(parent) =
+        file_on_the_way(path.key(), None, snap).map(|(depth, _, _)| path.raw_prefix(depth))
+    {
         return Err(fail(
             ErrorCode::PathConflict,
             fill(
@@ -46,9 +49,9 @@ pub(super) fn run(
         ));
     }
     let content = vet(key, path.raw(), file_text.as_bytes(), cx, snap)?;
-    check_file_size(path, content.len(), cx)?;
+    check_size(cx, Voice::Model, path.raw(), content.len())?;
     if existing.is_none() {
-        check_file_count(path, cx, snap)?;
+        check_count(cx, snap, Voice::Model, path.raw(), 1)?;
     }
     let mut history = History::new(cx, snap);
     let bytes = Bytes::New(&content);
@@ -60,22 +63,4 @@ pub(super) fn run(
         fill("File created successfully at: {}", &[path.raw()]),
         history.into_writes(),
     ))
-}
-
-/// SPEC §4 per-store limit, for a write that adds a file.
-pub(super) fn check_file_count(
-    path: &MemoryPath,
-    cx: &Context,
-    snap: &Snapshot,
-) -> Result<(), Stop> {
-    if snap.count() >= cx.config.max_files {
-        return Err(fail(
-            ErrorCode::LimitExceeded,
-            fill(
-                "Error: Cannot create {}: the store already holds {} files, its limit",
-                &[path.raw(), &group(cx.config.max_files)],
-            ),
-        ));
-    }
-    Ok(())
 }

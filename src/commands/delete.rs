@@ -1,7 +1,7 @@
 //! `delete` (SPEC §3): a file, or a directory with everything below it.
 
-use super::fail;
 use super::history::{clock_read, History};
+use super::rules::fail;
 use crate::commands::Context;
 use crate::format::render::fill;
 use crate::model::error::ErrorCode;

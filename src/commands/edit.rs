@@ -2,7 +2,7 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet;
-use super::{check_file_size, fail};
+use super::rules::{check_size, fail, Voice};
 use crate::commands::Context;
 use crate::format::json::JsonNumber;
 use crate::format::render::{decimal, fill, numbered_lines};
@@ -79,7 +79,7 @@ pub(super) fn str_replace(
     let after = text.get(at + old_str.len()..).unwrap_or_default();
     let new_text = [before, new_str, after].concat();
     let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
-    check_file_size(path, stored.len(), cx)?;
+    check_size(cx, Voice::Model, path.raw(), stored.len())?;
     // The snippet shows what was stored: a write policy may have rewritten it (only then is
     // there anything to decode again).
     let new_text = match &stored {
@@ -139,7 +139,7 @@ pub(super) fn insert(
     lines.insert(line as usize, added);
     let new_text = lines.join("\n");
     let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
-    check_file_size(path, stored.len(), cx)?;
+    check_size(cx, Voice::Model, path.raw(), stored.len())?;
     Ok(Outcome::text(
         fill("The file {} has been edited.", &[path.raw()]),
         modify(record, &stored, cx, snap),

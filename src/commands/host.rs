@@ -1,9 +1,8 @@
 //! `writeFile`: the host puts a file (text or binary) where the tool would, by the tool's rules.
 
-use super::create::check_file_count;
-use super::history::{Bytes, History};
+use super::history::{clock_read, Bytes, History};
 use super::policy::vet;
-use super::{check_file_size, fail, file_on_the_way, placement_reads};
+use super::rules::{check_count, check_size, fail, file_on_the_way, placement_reads, Voice};
 use crate::commands::Context;
 use crate::format::render::fill;
 use crate::model::error::ErrorCode;
@@ -18,7 +17,8 @@ pub(super) fn write(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    let mut reads = placement_reads(path);
+    let mut reads = placement_reads(path.key());
+    reads.push(clock_read());
     reads.push(Read::Count);
     snap.need(reads)?;
     let key = path.key();
@@ -37,7 +37,9 @@ pub(super) fn write(
             ),
         ));
     }
-    if let Some(parent) = file_on_the_way(path, snap) {
+    if let Some(parent) =
+        file_on_the_way(path.key(), None, snap).map(|(depth, _, _)| path.raw_prefix(depth))
+    {
         return Err(fail(
             ErrorCode::PathConflict,
             fill(
@@ -48,9 +50,9 @@ pub(super) fn write(
     }
     let existing = snap.file(key);
     let bytes = vet(key, path.raw(), bytes, cx, snap)?;
-    check_file_size(path, bytes.len(), cx)?;
+    check_size(cx, Voice::Model, path.raw(), bytes.len())?;
     if existing.is_none() {
-        check_file_count(path, cx, snap)?;
+        check_count(cx, snap, Voice::Model, path.raw(), 1)?;
     }
     let mut history = History::new(cx, snap);
     match existing {

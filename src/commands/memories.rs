@@ -3,35 +3,20 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet;
+use super::rules::{
+    check_count, check_size, file_on_the_way, placement_reads, refuse_if_read_only, Voice,
+};
 use crate::commands::Context;
 use crate::format::json::{quote, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
-use crate::format::render::{cat, fill, group};
+use crate::format::render::{cat, fill};
 use crate::model::error::{ErrorCode, ToolError};
-use crate::model::path::{ancestor_keys, parse_store_prefix};
+use crate::model::path::parse_store_prefix;
 use crate::model::record::{sha256_hex, FileRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
 fn stop(code: ErrorCode, message: String) -> Stop {
     Stop::Fail(ToolError::new(code, message))
-}
-
-/// Refuses a host write when the store is read-only.
-pub(crate) fn refuse_if_read_only(cx: &Context, what: &str) -> Result<(), Stop> {
-    if cx.config.read_only {
-        return Err(stop(
-            ErrorCode::ReadOnly,
-            fill("Cannot {}: this memory is read-only", &[what]),
-        ));
-    }
-    Ok(())
-}
-
-/// The reads that `check_place` needs for `key`.
-pub(crate) fn place_reads(key: &str) -> Vec<Read> {
-    let mut reads = vec![Read::File(key.into()), Read::HasChildren(key.into())];
-    reads.extend(ancestor_keys(key).into_iter().map(Read::File));
-    reads
 }
 
 /// Whether a memory (other than `moving`, which may sit there) can be placed at `key`: no
@@ -59,52 +44,14 @@ pub(crate) fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> R
             key,
         ));
     }
-    for ancestor in ancestor_keys(key) {
-        if let Some(file) = snap
-            .file(&ancestor)
-            .filter(|r| Some(r.id.as_str()) != moving)
-        {
-            return Err(conflict(
-                fill(
-                    "Cannot place a memory at {}: memory {} is at {}",
-                    &[key, &file.id, &ancestor],
-                ),
-                Some(&file.id),
-                &ancestor,
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// SPEC §4 per-file limit, for host calls.
-pub(crate) fn check_size(key: &str, size: usize, cx: &Context) -> Result<(), Stop> {
-    if size as u64 > cx.config.max_file_bytes {
-        return Err(stop(
-            ErrorCode::LimitExceeded,
+    if let Some((_, file, ancestor)) = file_on_the_way(key, moving, snap) {
+        return Err(conflict(
             fill(
-                "Cannot write {}: {} bytes is over the limit of {} bytes per file",
-                &[key, &group(size as u64), &group(cx.config.max_file_bytes)],
+                "Cannot place a memory at {}: memory {} is at {}",
+                &[key, &file.id, &ancestor],
             ),
-        ));
-    }
-    Ok(())
-}
-
-/// SPEC §4 per-store limit, for host calls that add `adding` files.
-pub(crate) fn check_count(
-    key: &str,
-    adding: u64,
-    cx: &Context,
-    snap: &Snapshot,
-) -> Result<(), Stop> {
-    if snap.count() + adding > cx.config.max_files {
-        return Err(stop(
-            ErrorCode::LimitExceeded,
-            fill(
-                "Cannot create {}: the store already holds {} files, its limit",
-                &[key, &group(cx.config.max_files)],
-            ),
+            Some(&file.id),
+            &ancestor,
         ));
     }
     Ok(())
@@ -169,14 +116,14 @@ pub(crate) fn create(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &fill("create {}", &[key]))?;
-    let mut reads = place_reads(key);
+    refuse_if_read_only(cx, Voice::Host, &fill("create {}", &[key]))?;
+    let mut reads = placement_reads(key);
     reads.extend([Read::Count, clock_read()]);
     snap.need(reads)?;
     check_place(key, None, snap)?;
     let content = vet(key, key, content.as_bytes(), cx, snap)?;
-    check_size(key, content.len(), cx)?;
-    check_count(key, 1, cx, snap)?;
+    check_size(cx, Voice::Host, key, content.len())?;
+    check_count(cx, snap, Voice::Host, key, 1)?;
     let mut history = History::new(cx, snap);
     let record = history.create(key, Bytes::New(&content), None);
     Ok(Outcome::value(
@@ -194,7 +141,7 @@ pub(crate) fn update(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &fill("update memory {}", &[id]))?;
+    refuse_if_read_only(cx, Voice::Host, &fill("update memory {}", &[id]))?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     let key = new_key.unwrap_or(&record.path);
@@ -208,7 +155,7 @@ pub(crate) fn update(
         }
     }
     if key != record.path {
-        snap.need(place_reads(key))?;
+        snap.need(placement_reads(key))?;
         check_place(key, Some(id), snap)?;
     }
     let vetted = match content {
@@ -217,7 +164,7 @@ pub(crate) fn update(
     };
     let bytes = match &vetted {
         Some(new) => {
-            check_size(key, new.len(), cx)?;
+            check_size(cx, Voice::Host, key, new.len())?;
             Bytes::New(new)
         }
         None => Bytes::Stored {
@@ -246,7 +193,7 @@ pub(crate) fn delete(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &fill("delete memory {}", &[id]))?;
+    refuse_if_read_only(cx, Voice::Host, &fill("delete memory {}", &[id]))?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {

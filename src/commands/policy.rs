@@ -2,7 +2,7 @@
 //! inside the command's transaction, then the opt-in credential filter. Every write of new
 //! content passes here, from the tool, the host API and imports alike.
 
-use super::fail;
+use super::rules::fail;
 use crate::commands::Context;
 use crate::format::json::Json;
 use crate::format::render::fill;

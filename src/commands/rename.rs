@@ -1,7 +1,7 @@
 //! `rename` (SPEC §3): move a file or a directory; never overwrite; all or nothing.
 
 use super::history::{clock_read, Bytes, History};
-use super::{fail, file_on_the_way, placement_reads};
+use super::rules::{fail, file_on_the_way, placement_reads};
 use crate::commands::Context;
 use crate::format::render::{cat, fill, group};
 use crate::model::error::ErrorCode;
@@ -33,7 +33,7 @@ pub(super) fn run(
         clock_read(),
     ];
     if !new_path.is_root() {
-        reads.extend(placement_reads(new_path));
+        reads.extend(placement_reads(new_path.key()));
     }
     snap.need(reads)?;
 
@@ -67,7 +67,9 @@ pub(super) fn run(
             fill("Error: Cannot move {} into itself", &[old_path.raw()]),
         ));
     }
-    if let Some(parent) = file_on_the_way(new_path, snap) {
+    if let Some(parent) =
+        file_on_the_way(new_path.key(), None, snap).map(|(depth, _, _)| new_path.raw_prefix(depth))
+    {
         return Err(fail(
             ErrorCode::PathConflict,
             fill(

@@ -1,7 +1,8 @@
 //! The history API (SPEC §5): list, get, redact, restore, and retention.
 
 use super::history::{clock_read, Bytes, History};
-use super::memories::{check_count, check_place, check_size, place_reads, refuse_if_read_only};
+use super::memories::check_place;
+use super::rules::{check_count, check_size, placement_reads, refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::{quote, ObjectWriter};
 use crate::format::render::{decimal, fill};
@@ -134,7 +135,7 @@ pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 /// `versions.redact(id)`: clears the version's content, path, hash and size for good. The
 /// bytes themselves go when no other version holds them.
 pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &fill("redact version {}", &[id]))?;
+    refuse_if_read_only(cx, Voice::Host, &fill("redact version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Ok(Outcome::value(version_json(version, None), vec![]));
@@ -174,7 +175,7 @@ pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome,
 /// `versions.restore(id)`: writes the version's content back as a new version of its memory;
 /// a deleted memory comes back at the version's path if that is free.
 pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, &fill("restore version {}", &[id]))?;
+    refuse_if_read_only(cx, Voice::Host, &fill("restore version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Err(stop(
@@ -204,16 +205,16 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
     let mut history = History::new(cx, snap);
     let record = match snap.file_by_id(&version.memory_id) {
         Some(live) => {
-            check_size(&live.path, size as usize, cx)?;
+            check_size(cx, Voice::Host, &live.path, size as usize)?;
             history.modify(live, &live.path, bytes)
         }
         None => {
-            let mut reads = place_reads(path);
+            let mut reads = placement_reads(path);
             reads.push(Read::Count);
             snap.need(reads)?;
             check_place(path, None, snap)?;
-            check_size(path, size as usize, cx)?;
-            check_count(path, 1, cx, snap)?;
+            check_size(cx, Voice::Host, path, size as usize)?;
+            check_count(cx, snap, Voice::Host, path, 1)?;
             history.create(path, bytes, Some(&version.memory_id))
         }
     };
@@ -225,7 +226,7 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
 /// Retention: deletes versions older than the retention period, except the head of each live
 /// memory, and the bytes no remaining version holds. `{ pruned_versions, freed_contents }`.
 pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, "prune versions")?;
+    refuse_if_read_only(cx, Voice::Host, "prune versions")?;
     let cutoff = cx.now.saturating_sub(cx.config.retention_ms);
     let old = Read::VersionsBelow(version_id_floor(cutoff));
     snap.need(vec![old.clone()])?;

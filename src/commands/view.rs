@@ -1,6 +1,6 @@
 //! `view` (SPEC §3): directory listings, numbered text, ranges, images and binaries.
 
-use super::fail;
+use super::rules::fail;
 use crate::commands::Context;
 use crate::format::json::JsonNumber;
 use crate::format::listing::{render_directory, render_tree, ListingEntry};

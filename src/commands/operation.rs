@@ -1,0 +1,154 @@
+//! What a task carries out: a tool command, a host write or a host call, dispatched to the
+//! command that runs it.
+
+use super::calls::HostCall;
+use super::rules::{refuse_if_read_only, Voice};
+use super::{bundle, create, delete, edit, host, memories, rename, stores, versions, view};
+use crate::commands::Context;
+use crate::format::render::cat;
+use crate::model::error::ToolError;
+use crate::model::input::{parse_tool_input, ToolCommand};
+use crate::model::path::MemoryPath;
+use crate::protocol::{Outcome, Snapshot, Stop};
+
+/// Something a `Task` carries out: a tool command, or a call of the host's.
+#[derive(Clone, Debug)]
+pub enum Operation {
+    /// A tool command (or the error its input produced).
+    Tool(Result<ToolCommand, ToolError>),
+    /// `writeFile`: create or overwrite a file, text or binary.
+    HostWrite {
+        path: Result<MemoryPath, ToolError>,
+        bytes: Vec<u8>,
+    },
+    /// A call of the host's memory, history or bundle API.
+    Host(Result<HostCall, ToolError>),
+    /// The view of `/memories` when it holds several mounts: every mount's tree.
+    MountsView { raw: String, slugs: Vec<String> },
+}
+
+impl Operation {
+    /// A tool command from the model's input as JSON text.
+    pub fn tool(input_json: &str) -> Operation {
+        Operation::Tool(parse_tool_input(input_json))
+    }
+
+    /// A host write to the tool path `path`.
+    pub fn host_write(path: &str, bytes: Vec<u8>) -> Operation {
+        Operation::HostWrite {
+            path: MemoryPath::parse(path, false),
+            bytes,
+        }
+    }
+
+    /// A host call from `{"call": …}` JSON text.
+    pub fn host(call_json: &str) -> Operation {
+        Operation::Host(HostCall::parse(call_json))
+    }
+
+    /// Whether the operation may write.
+    pub fn writes(&self) -> bool {
+        match self {
+            Operation::Tool(Ok(command)) => command.writes(),
+            Operation::Tool(Err(_)) | Operation::Host(Err(_)) => false,
+            Operation::Host(Ok(call)) => call.writes(),
+            Operation::MountsView { .. } => false,
+            Operation::HostWrite { .. } => true,
+        }
+    }
+
+    /// The bytes this operation will write as they are, if known before any read: a create's
+    /// text, a host write's bytes (a write policy may still rewrite them).
+    pub(crate) fn bytes_to_write(&self) -> Option<&[u8]> {
+        match self {
+            Operation::Tool(Ok(ToolCommand::Create { file_text, .. })) => {
+                Some(file_text.as_bytes())
+            }
+            Operation::HostWrite { bytes, .. } => Some(bytes),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn run(&self, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+        match self {
+            Operation::Tool(Err(error)) => Err(Stop::Fail(error.clone())),
+            Operation::Tool(Ok(command)) => run_tool(command, cx, snap),
+            Operation::HostWrite { path, bytes } => {
+                let path = path.clone()?;
+                refuse_if_read_only(cx, Voice::Model, &cat(&["write ", path.raw()]))?;
+                host::write(&path, bytes, cx, snap)
+            }
+            Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
+            Operation::Host(Ok(call)) => run_host(call, cx, snap),
+            Operation::MountsView { raw, slugs } => view::mounts(raw, slugs, snap),
+        }
+    }
+}
+
+fn run_tool(command: &ToolCommand, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    if command.writes() {
+        refuse_if_read_only(
+            cx,
+            Voice::Model,
+            &cat(&[command.name(), " ", command.subject().raw()]),
+        )?;
+    }
+    match command {
+        ToolCommand::View { path, view_range } => view::run(path, view_range.as_ref(), cx, snap),
+        ToolCommand::Create { path, file_text } => create::run(path, file_text, cx, snap),
+        ToolCommand::StrReplace {
+            path,
+            old_str,
+            new_str,
+        } => edit::str_replace(path, old_str, new_str.as_deref().unwrap_or(""), cx, snap),
+        ToolCommand::Insert {
+            path,
+            insert_line,
+            insert_text,
+        } => edit::insert(path, insert_line, insert_text, cx, snap),
+        ToolCommand::Delete { path } => delete::run(path, cx, snap),
+        ToolCommand::Rename { old_path, new_path } => rename::run(old_path, new_path, cx, snap),
+    }
+}
+
+fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    match call {
+        HostCall::ListMemories(options) => memories::list(options, snap),
+        HostCall::GetMemory(id) => memories::get(id, snap),
+        HostCall::GetMemoryByPath(key) => memories::get_by_path(key, snap),
+        HostCall::CreateMemory { key, content } => memories::create(key, content, cx, snap),
+        HostCall::UpdateMemory {
+            id,
+            key,
+            content,
+            expected_sha256,
+        } => memories::update(
+            id,
+            key.as_deref(),
+            content.as_deref(),
+            expected_sha256.as_deref(),
+            cx,
+            snap,
+        ),
+        HostCall::DeleteMemory {
+            id,
+            expected_sha256,
+        } => memories::delete(id, expected_sha256.as_deref(), cx, snap),
+        HostCall::ListVersions(filter) => versions::list(filter, snap),
+        HostCall::GetVersion(id) => versions::get(id, snap),
+        HostCall::RedactVersion(id) => versions::redact(id, cx, snap),
+        HostCall::RestoreVersion(id) => versions::restore(id, cx, snap),
+        HostCall::Prune => versions::prune(cx, snap),
+        HostCall::Export { include_versions } => bundle::export(*include_versions, snap),
+        HostCall::Import {
+            bundle,
+            on_conflict,
+        } => bundle::import(bundle, *on_conflict, cx, snap),
+        HostCall::CreateStore(fields) => stores::create(fields, cx, snap),
+        HostCall::ListStores { include_archived } => stores::list(*include_archived, snap),
+        HostCall::GetStore(id) => stores::get(id, snap),
+        HostCall::UpdateStore { id, fields } => stores::update(id, fields, cx, snap),
+        HostCall::ArchiveStore(id) => stores::archive(id, cx, snap),
+        HostCall::DeleteStore(id) => stores::delete(id, cx, snap),
+    }
+}

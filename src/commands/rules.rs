@@ -1,0 +1,109 @@
+//! The rules every write obeys, for tool commands and host calls alike: access, the size of a
+//! file, the number of files, and where a file may be placed. A check reports in the voice of
+//! its caller: to the model (`Error: …`, with the path as the model wrote it) or to the host
+//! (the store path, no prefix).
+
+use crate::commands::Context;
+use crate::format::render::{cat, fill, group};
+use crate::model::error::{ErrorCode, ToolError};
+use crate::model::path::ancestor_keys;
+use crate::model::record::FileRecord;
+use crate::protocol::{Read, Snapshot, Stop};
+
+/// Who a refusal is told to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Voice {
+    /// The model, in a tool result: the text starts with `Error: `.
+    Model,
+    /// The host, in a typed error: the text as it is.
+    Host,
+}
+
+impl Voice {
+    fn say(self, text: String) -> String {
+        match self {
+            Voice::Model => cat(&["Error: ", &text]),
+            Voice::Host => text,
+        }
+    }
+}
+
+/// A refusal with its stable code.
+pub(crate) fn fail(code: ErrorCode, message: String) -> Stop {
+    Stop::Fail(ToolError::new(code, message))
+}
+
+/// Read-only access refuses every write, after the input and path checks and before any
+/// other (docs/TOOL.md#read-only-access). `what` is the act: `create /memories/a.md`,
+/// `update memory mem_…`.
+pub(crate) fn refuse_if_read_only(cx: &Context, voice: Voice, what: &str) -> Result<(), Stop> {
+    if cx.config.read_only {
+        return Err(fail(
+            ErrorCode::ReadOnly,
+            voice.say(fill("Cannot {}: this memory is read-only", &[what])),
+        ));
+    }
+    Ok(())
+}
+
+/// The per-file limit (docs/TOOL.md#file-size-limit): `size` bytes about to be stored at
+/// `shown`.
+pub(crate) fn check_size(cx: &Context, voice: Voice, shown: &str, size: usize) -> Result<(), Stop> {
+    if size as u64 > cx.config.max_file_bytes {
+        return Err(fail(
+            ErrorCode::LimitExceeded,
+            voice.say(fill(
+                "Cannot write {}: {} bytes is over the limit of {} bytes per file",
+                &[shown, &group(size as u64), &group(cx.config.max_file_bytes)],
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// The per-store limit (docs/TOOL.md#file-count-limit) for a write that adds `adding` files
+/// (after a `Count` read).
+pub(crate) fn check_count(
+    cx: &Context,
+    snap: &Snapshot,
+    voice: Voice,
+    shown: &str,
+    adding: u64,
+) -> Result<(), Stop> {
+    if snap.count().saturating_add(adding) > cx.config.max_files {
+        return Err(fail(
+            ErrorCode::LimitExceeded,
+            voice.say(fill(
+                "Cannot create {}: the store already holds {} files, its limit",
+                &[shown, &group(cx.config.max_files)],
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// The reads that placing a file at store key `key` needs: the key itself, what lies below
+/// it, and every ancestor.
+pub(crate) fn placement_reads(key: &str) -> Vec<Read> {
+    let mut reads = vec![Read::File(key.into()), Read::HasChildren(key.into())];
+    reads.extend(ancestor_keys(key).into_iter().map(Read::File));
+    reads
+}
+
+/// The first ancestor of `key` that is a file (other than memory `moving`, which may be on
+/// the way of its own move), with its depth (1 for the top directory): a file cannot be
+/// placed below a file (after `placement_reads(key)`).
+pub(crate) fn file_on_the_way<'s>(
+    key: &str,
+    moving: Option<&str>,
+    snap: &'s Snapshot,
+) -> Option<(usize, &'s FileRecord, String)> {
+    ancestor_keys(key)
+        .into_iter()
+        .enumerate()
+        .find_map(|(depth, ancestor)| {
+            snap.file(&ancestor)
+                .filter(|r| Some(r.id.as_str()) != moving)
+                .map(|record| (depth + 1, record, ancestor))
+        })
+}
