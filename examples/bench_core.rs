@@ -4,7 +4,7 @@
 //!
 //!   cargo run --release --example bench_core [-- --json] [-- --budget-ms N] [-- --only WORD]
 //!
-//! The cases are the rows of issue 6's table, the same as the Chromium part of `npm run bench`:
+//! The cases are the rows of docs/BENCHMARKS.md's table, the same as the Chromium part of `npm run bench`:
 //! view file / create / str_replace / insert on files of 1 KB, 10 KB and 100 KB (in a store of
 //! 100 other files), and view /memories / rename directory / delete directory over stores of
 //! 100, 1,000 and 10,000 files of 1 KB (all in `/memories/dir`).

@@ -8,7 +8,7 @@
 #
 # Targets (fuzz/fuzz_targets/, bodies and invariants in fuzz/src/lib.rs):
 #   tool_input  arbitrary bytes as tool input: parsed, then run on a small store
-#   path        MemoryPath::parse against an independent reading of SPEC §2
+#   path        MemoryPath::parse against an independent reading of docs/TOOL.md#path-rules
 #   engine      bytes as up to 64 commands over a small path universe, invariants after each
 #   json        the JSON reader against serde_json
 # FUZZ_TARGETS="path engine" picks some; FUZZ_SEED sets libFuzzer's seed for --runs (default 1).

@@ -1,6 +1,6 @@
-//! Hostile paths (SPEC §2): every traversal and spoofing payload of `tests/hostile-paths.txt`
-//! gets its exact SPEC text from every command that takes a path, and none reaches storage;
-//! the look-alikes SPEC accepts as ordinary names are stored as literal NFC segments inside
+//! Hostile paths (docs/TOOL.md#path-rules): every traversal and spoofing payload of `tests/hostile-paths.txt`
+//! gets its exact text from docs/TOOL.md#path-rules from every command that takes a path, and none reaches storage;
+//! the look-alikes docs/TOOL.md#path-rules accepts as ordinary names are stored as literal NFC segments inside
 //! /memories. (`tests/node/hostile-paths.test.mjs` runs the same corpus through the package.)
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -77,7 +77,7 @@ fn load() -> Vec<Payload> {
     payloads
 }
 
-/// SPEC §2's text for a refused payload.
+/// The text of docs/TOOL.md#path-rules for a refused payload.
 fn spec_text(kind: &str, path: &str) -> String {
     let reason = match kind {
         "outside" => {

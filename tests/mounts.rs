@@ -1,4 +1,4 @@
-//! Several stores (SPEC §5): the registry, mount plans and their errors, a session with a
+//! Several stores (docs/TOOL.md#mounts): the registry, mount plans and their errors, a session with a
 //! read-write and a read-only mount, and the system-prompt text.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,4 +1,4 @@
-//! SPEC §1–§4, string for string: each row is a store, one tool input, and the exact result.
+//! docs/TOOL.md#input to docs/TOOL.md#atomicity-and-concurrency, string for string: each row is a store, one tool input, and the exact result.
 
 mod common;
 use common::{q, result, store_with};

@@ -1,4 +1,4 @@
-//! SPEC §5 natively: memory records, versions per change, the host memory API with
+//! docs/TOOL.md#memory-stores and docs/TOOL.md#versions natively: memory records, versions per change, the host memory API with
 //! preconditions, history (list, get, redact, restore, retention), export and import.
 #![cfg(not(target_arch = "wasm32"))]
 

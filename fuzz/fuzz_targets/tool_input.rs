@@ -1,4 +1,4 @@
-//! Tool input (SPEC §1): arbitrary bytes as text, parsed and run on a small store; never panics, errors change nothing.
+//! Tool input (docs/TOOL.md#input): arbitrary bytes as text, parsed and run on a small store; never panics, errors change nothing.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| memory_tool_wasm_fuzz::tool_input(data));

@@ -98,7 +98,7 @@ fn seeded_store() -> MemStore {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Target 2: path validation, against an independent reading of SPEC §2.
+// Target 2: path validation, against an independent reading of docs/TOOL.md#path-rules.
 
 /// The first byte picks the lone-surrogate flag and whether `/memories/` is put in front (so
 /// that most inputs reach the segment rules); the rest is the path.
@@ -120,14 +120,14 @@ pub fn path(data: &[u8]) {
     let want = spec_path(&raw, lone);
     assert_eq!(
         got, want,
-        "MemoryPath::parse({raw:?}, {lone}) disagrees with SPEC §2"
+        "MemoryPath::parse({raw:?}, {lone}) disagrees with docs/TOOL.md#path-rules"
     );
     if let Ok(key) = got {
         check_accepted_path(&raw, &key);
     }
 }
 
-/// SPEC §2, written apart from `src/path.rs`: the key (`""` or `/a/b`, NFC) or the message.
+/// docs/TOOL.md#path-rules, written apart from `src/path.rs`: the key (`""` or `/a/b`, NFC) or the message.
 pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
     let rest = if raw == "/memories" || raw.starts_with("/memories/") {
         &raw["/memories".len()..]
@@ -181,13 +181,13 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
     }
 }
 
-/// SPEC §2: C0, DEL and C1 controls, and the line and paragraph separators.
+/// docs/TOOL.md#path-rules: C0, DEL and C1 controls, and the line and paragraph separators.
 pub fn spec_control(c: char) -> bool {
     let n = c as u32;
     n <= 0x1f || (0x7f..=0x9f).contains(&n) || n == 0x2028 || n == 0x2029
 }
 
-/// SPEC §2's invisible formatting characters (ZWNJ and ZWJ are allowed).
+/// The invisible formatting characters of docs/TOOL.md#path-rules (ZWNJ and ZWJ are allowed).
 pub fn spec_invisible(c: char) -> bool {
     let n = c as u32;
     [0xad, 0x61c, 0x180e, 0x200b, 0x200e, 0x200f, 0xfeff].contains(&n)

@@ -1,5 +1,5 @@
 //! Export and import of a whole store as a JSON bundle in the memory stores API's shapes
-//! (SPEC §5). Import is all or nothing: every hash is checked and every conflict resolved
+//! (docs/TOOL.md#bundles). Import is all or nothing: every hash is checked and every conflict resolved
 //! before a single write is made.
 
 use super::history::{clock_read, Bytes, History};

@@ -1,4 +1,4 @@
-//! `create` (SPEC §3): a new file, never over an existing entry (unless the host allows it).
+//! `create` (docs/TOOL.md#create): a new file, never over an existing entry (unless the host allows it).
 
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet;

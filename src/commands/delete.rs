@@ -1,4 +1,4 @@
-//! `delete` (SPEC §3): a file, or a directory with everything below it.
+//! `delete` (docs/TOOL.md#delete): a file, or a directory with everything below it.
 
 use super::history::{clock_read, History};
 use super::rules::fail;

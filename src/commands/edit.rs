@@ -1,4 +1,4 @@
-//! `str_replace` and `insert` (SPEC §3): edits of one text file.
+//! `str_replace` and `insert` (docs/TOOL.md#str_replace, docs/TOOL.md#insert): edits of one text file.
 
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet;

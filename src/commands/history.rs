@@ -1,4 +1,4 @@
-//! The writes of a change, with the version that records it (SPEC §5): every command that
+//! The writes of a change, with the version that records it (docs/TOOL.md#versions): every command that
 //! changes a memory goes through `History`, so no change escapes the log.
 
 use crate::commands::Context;

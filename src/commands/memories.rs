@@ -1,4 +1,4 @@
-//! The host's memory API (SPEC §5, the memory stores API's shapes): list, get, create, update
+//! The host's memory API (docs/TOOL.md#memories, the memory stores API's shapes): list, get, create, update
 //! with a precondition, delete. Paths are store paths (`/notes/todo.md`).
 
 use super::history::{clock_read, Bytes, History};
@@ -207,7 +207,7 @@ pub(crate) fn delete(
     ))
 }
 
-/// `memories.list` options (SPEC §5).
+/// `memories.list` options (docs/TOOL.md#listing-memories).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListOptions {
     /// The directory key the prefix names (`""` for `/`).

@@ -1,4 +1,4 @@
-//! What may be written (issue: write policy): the host's `beforeWrite` hook, asked as a read
+//! What may be written (docs/TOOL.md#write-policy): the host's `beforeWrite` hook, asked as a read
 //! inside the command's transaction, then the opt-in credential filter. Every write of new
 //! content passes here, from the tool, the host API and imports alike.
 

@@ -1,4 +1,4 @@
-//! `rename` (SPEC §3): move a file or a directory; never overwrite; all or nothing.
+//! `rename` (docs/TOOL.md#rename): move a file or a directory; never overwrite; all or nothing.
 
 use super::history::{clock_read, Bytes, History};
 use super::rules::{fail, file_on_the_way, placement_reads};

@@ -1,4 +1,4 @@
-//! The registry of stores (SPEC §5): create, list, get, update, archive, delete. The registry is
+//! The registry of stores (docs/TOOL.md#stores-and-slugs): create, list, get, update, archive, delete. The registry is
 //! itself a store: each store's record is a JSON file at `/<id>` of the reserved registry
 //! store, so it gets atomic updates and a version history like any memory.
 

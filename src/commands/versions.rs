@@ -1,4 +1,4 @@
-//! The history API (SPEC §5): list, get, redact, restore, and retention.
+//! The history API (docs/TOOL.md#versions): list, get, redact, restore, and retention.
 
 use super::history::{clock_read, Bytes, History};
 use super::memories::check_place;

@@ -1,4 +1,4 @@
-//! `view` (SPEC §3): directory listings, numbered text, ranges, images and binaries.
+//! `view` (docs/TOOL.md#view): directory listings, numbered text, ranges, images and binaries.
 
 use super::rules::fail;
 use crate::commands::Context;

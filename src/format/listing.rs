@@ -1,4 +1,4 @@
-//! The directory view: two levels deep, hidden names left out, sizes summed (SPEC §3 view).
+//! The directory view: two levels deep, hidden names left out, sizes summed (docs/TOOL.md#directory-listing).
 
 use crate::format::render::{fill, format_size, push_size};
 use std::cmp::Ordering;

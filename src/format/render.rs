@@ -1,4 +1,4 @@
-//! Text the model reads: grouped numbers, sizes, numbered lines and the long-view cut (SPEC §3).
+//! Text the model reads: grouped numbers, sizes, numbered lines and the long-view cut (docs/TOOL.md#view).
 
 /// The pieces joined into one String, with one allocation and no formatting machinery: the
 /// wasm build keeps `core::fmt` out of its messages this way (`format!` costs kilobytes).
@@ -68,7 +68,7 @@ pub(crate) fn group(n: u64) -> String {
     out
 }
 
-/// A byte count as listings show it: `44B`, `1.0K`, `97.7K`, `1024.0K`, `1.2M` (SPEC §3 view).
+/// A byte count as listings show it: `44B`, `1.0K`, `97.7K`, `1024.0K`, `1.2M` (docs/TOOL.md#sizes).
 pub fn format_size(bytes: u64) -> String {
     let mut out = String::with_capacity(8);
     push_size(&mut out, bytes);

@@ -3,7 +3,7 @@
 use crate::format::json::Json;
 use crate::format::render::{fill, signed};
 
-/// Limits and access, set by the host (SPEC §4).
+/// Limits and access, set by the host (docs/TOOL.md#limits-and-access).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub max_file_bytes: u64,

@@ -1,4 +1,4 @@
-//! Tool input parsing (SPEC §1): the model's JSON becomes a typed command, or the first error.
+//! Tool input parsing (docs/TOOL.md#input): the model's JSON becomes a typed command, or the first error.
 
 use crate::format::json::{Json, JsonNumber, JsonStr};
 use crate::format::render::fill;
@@ -72,7 +72,7 @@ fn invalid(message: String) -> ToolError {
     ToolError::new(ErrorCode::InvalidInput, message)
 }
 
-/// Parses tool input given as JSON text (SPEC §1, then §2 for the paths).
+/// Parses tool input given as JSON text (docs/TOOL.md#input, then docs/TOOL.md#paths for the paths).
 pub fn parse_tool_input(text: &str) -> Result<ToolCommand, ToolError> {
     match Json::parse(text) {
         Some(json) => parse_tool_json(&json),
@@ -80,7 +80,7 @@ pub fn parse_tool_input(text: &str) -> Result<ToolCommand, ToolError> {
     }
 }
 
-/// Parses a tool input value (SPEC §1, then §2 for the paths).
+/// Parses a tool input value (docs/TOOL.md#input, then docs/TOOL.md#paths for the paths).
 pub(crate) fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
     if !matches!(input, Json::Object(_)) {
         return Err(invalid("Error: Tool input must be a JSON object".into()));

@@ -1,4 +1,4 @@
-//! Path validation and canonical form (SPEC §2).
+//! Path validation and canonical form (docs/TOOL.md#paths).
 //!
 //! A store keys its files by *store path*: `/notes/todo.md`, the tool path without the
 //! `/memories` mount point (as the hosted memory stores name memories). The root is the empty
@@ -9,7 +9,7 @@ use crate::model::error::{ErrorCode, ToolError};
 
 /// Where the tool mounts the store.
 pub(crate) const MOUNT: &str = "/memories";
-/// The longest path accepted, in bytes of UTF-8 (SPEC §2).
+/// The longest path accepted, in bytes of UTF-8 (docs/TOOL.md#path-length).
 pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// A checked tool path.
@@ -24,7 +24,7 @@ pub struct MemoryPath {
 }
 
 impl MemoryPath {
-    /// Checks a path the model sent (SPEC §2). `lone_surrogate` says the string held half a
+    /// Checks a path the model sent (docs/TOOL.md#path-rules). `lone_surrogate` says the string held half a
     /// surrogate pair, which is refused as a control character.
     pub fn parse(raw: &str, lone_surrogate: bool) -> Result<MemoryPath, ToolError> {
         let rest = raw
@@ -149,7 +149,7 @@ pub fn tool_path(key: &str) -> String {
     cat(&[MOUNT, key])
 }
 
-/// Checks a store path prefix for listings: `/` or `/a/b/` (SPEC §5). Returns the key of the
+/// Checks a store path prefix for listings: `/` or `/a/b/` (docs/TOOL.md#listing-memories). Returns the key of the
 /// directory it names (`""` for `/`).
 pub(crate) fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
     let invalid = |why: String| {
@@ -173,8 +173,8 @@ pub(crate) fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
     Ok(nfc(&cat(&["/", inner])))
 }
 
-/// Checks a store path as hosts write it (`/notes/todo.md`, SPEC §5) and returns its key. The
-/// rules are the tool's (SPEC §2), with the 1,024-byte limit applying to the tool path.
+/// Checks a store path as hosts write it (`/notes/todo.md`, docs/TOOL.md#store-paths) and returns its key. The
+/// rules are the tool's (docs/TOOL.md#path-rules), with the 1,024-byte limit applying to the tool path.
 pub(crate) fn parse_store_path(raw: &str) -> Result<String, ToolError> {
     parse_store_path_checked(raw, false)
 }
@@ -234,7 +234,7 @@ enum SegmentProblem {
     Invalid(String),
 }
 
-/// SPEC §2 steps 3 and 4: each rule over every segment, in the contract's order.
+/// docs/TOOL.md#path-rules rules 3 and 4: each rule over every segment, in the contract's order.
 fn check_segments(
     segments: &[&str],
     lone_surrogate: bool,

@@ -164,7 +164,7 @@ pub(crate) fn write_content_members(object: &mut ObjectWriter<'_>, bytes: &[u8])
     }
 }
 
-/// What a version records (SPEC §5).
+/// What a version records (docs/TOOL.md#versions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
     Created,

@@ -1,4 +1,4 @@
-//! Several stores in one tool (SPEC §5): with one mount the store is `/memories` itself; with
+//! Several stores in one tool (docs/TOOL.md#mounts): with one mount the store is `/memories` itself; with
 //! several, each is `/memories/<slug>/`. Routing sends each command to the one store it
 //! touches (a rename across stores is refused: stores are separate databases, and a move
 //! between them could not be atomic); `view /memories` shows every mount.
