@@ -35,7 +35,7 @@ pub use format::json::{quote, write_value, Json, JsonNumber, JsonStr};
 pub use format::listing::ListingEntry;
 pub use format::render::format_size;
 pub use model::config::Config;
-pub use model::error::{ErrorCode, ToolError};
+pub use model::error::{Detail, ErrorCode, ToolError};
 pub use model::input::{parse_tool_input, ToolCommand};
 pub use model::path::{tool_path, MemoryPath};
 pub use model::record::FileRecord;

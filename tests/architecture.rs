@@ -209,3 +209,33 @@ fn the_check_sees_a_cycle_when_there_is_one() {
     );
     assert!(skipped.is_empty());
 }
+
+#[test]
+fn every_error_text_for_the_model_is_in_the_texts_module() {
+    // Model-facing errors start with `Error: `; each must be a template in format/texts.rs
+    // (docs/TOOL.md lists them). `commands::rules` adds the prefix to shared rules.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut strays = Vec::new();
+    for file in files {
+        if file.ends_with("format/texts.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            let line = line.trim_start();
+            if !line.starts_with("//")
+                && line.contains("\"Error: ")
+                && !line.contains("\"Error: \"")
+            {
+                strays.push(format!("{}:{}: {line}", file.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "texts outside format/texts.rs: {strays:#?}"
+    );
+}

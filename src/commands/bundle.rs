@@ -10,7 +10,7 @@ use crate::format::json::write_value;
 use crate::format::json::{Json, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{base64_decode, cat, decimal, fill, group, signed};
-use crate::model::error::{ErrorCode, ToolError};
+use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::path::{ancestor_keys, parse_store_path};
 use crate::model::record::{sha256_hex, write_content_members, Change, FileRecord, VersionRecord};
 use crate::model::time::{parse_rfc3339, rfc3339};
@@ -527,11 +527,10 @@ fn structural_conflict<'f>(
 }
 
 fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
-    let mut detail = String::new();
-    ObjectWriter::new(&mut detail)
-        .opt_str("conflicting_memory_id", id)
-        .str("conflicting_path", path)
-        .finish();
+    let detail = Detail::Conflict {
+        memory_id: id.map(str::to_string),
+        path: path.to_string(),
+    };
     Stop::Fail(
         ToolError::new(
             ErrorCode::PathConflict,

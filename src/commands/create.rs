@@ -5,6 +5,7 @@ use super::policy::vet;
 use super::rules::{check_count, check_size, fail, file_on_the_way, placement_reads, Voice};
 use crate::commands::Context;
 use crate::format::render::fill;
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
@@ -25,16 +26,13 @@ pub(super) fn run(
     if (path.is_root() || existing.is_some() || snap.has_children(key)) && !overwrite {
         return Err(fail(
             ErrorCode::AlreadyExists,
-            fill("Error: File {} already exists", &[path.raw()]),
+            fill(texts::FILE_EXISTS, &[path.raw()]),
         ));
     }
     if path.has_trailing_slash() {
         return Err(fail(
             ErrorCode::InvalidPath,
-            fill(
-                "Error: Cannot create {}: a file path must not end with '/'",
-                &[path.raw()],
-            ),
+            fill(texts::CREATE_TRAILING_SLASH, &[path.raw()]),
         ));
     }
     if let Some(parent) =
@@ -42,10 +40,7 @@ pub(super) fn run(
     {
         return Err(fail(
             ErrorCode::PathConflict,
-            fill(
-                "Error: Cannot create {}: {} is a file",
-                &[path.raw(), &parent],
-            ),
+            fill(texts::FILE_ON_THE_WAY, &[path.raw(), &parent]),
         ));
     }
     let content = vet(key, path.raw(), file_text.as_bytes(), cx, snap)?;
@@ -60,7 +55,7 @@ pub(super) fn run(
         None => history.create(key, bytes, None),
     };
     Ok(Outcome::text(
-        fill("File created successfully at: {}", &[path.raw()]),
+        fill(texts::CREATED, &[path.raw()]),
         history.into_writes(),
     ))
 }

@@ -4,6 +4,7 @@ use super::history::{clock_read, History};
 use super::rules::fail;
 use crate::commands::Context;
 use crate::format::render::fill;
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
@@ -11,13 +12,13 @@ use crate::protocol::{Outcome, Read, Snapshot, Stop};
 pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     if path.is_root() {
         let what = if cx.is_sub_mount() {
-            fill("the mount {}", &[&cx.mount_prefix])
+            fill(texts::THE_MOUNT, &[&cx.mount_prefix])
         } else {
-            "the /memories directory".to_string()
+            texts::THE_MEMORIES_DIRECTORY.to_string()
         };
         return Err(fail(
             ErrorCode::RootProtected,
-            fill("Error: Cannot delete {} itself", &[&what]),
+            fill(texts::DELETE_ROOT, &[&what]),
         ));
     }
     let key = path.key();
@@ -34,7 +35,7 @@ pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Ou
     if doomed.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
-            fill("Error: The path {} does not exist", &[path.raw()]),
+            fill(texts::NOT_FOUND, &[path.raw()]),
         ));
     }
     // The bytes stay: the versions before the deletion still hold them.
@@ -43,7 +44,7 @@ pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Ou
         history.delete(record);
     }
     Ok(Outcome::text(
-        fill("Successfully deleted {}", &[path.raw()]),
+        fill(texts::DELETED, &[path.raw()]),
         history.into_writes(),
     ))
 }

@@ -6,6 +6,7 @@ use super::rules::{check_size, fail, Voice};
 use crate::commands::Context;
 use crate::format::json::JsonNumber;
 use crate::format::render::{decimal, fill, numbered_lines};
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::model::record::FileRecord;
@@ -23,12 +24,8 @@ fn load_text<'s>(
     };
     snap.need(vec![Read::Content(record.content.clone())])?;
     let bytes = snap.content(&record.content).unwrap_or_default();
-    let text = std::str::from_utf8(bytes).map_err(|_| {
-        fail(
-            ErrorCode::NotText,
-            fill("Error: The file {} is not a text file", &[path.raw()]),
-        )
-    })?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| fail(ErrorCode::NotText, fill(texts::NOT_TEXT, &[path.raw()])))?;
     Ok((record, text))
 }
 
@@ -39,10 +36,7 @@ pub(super) fn str_replace(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    let missing = fill(
-        "Error: The path {} does not exist. Please provide a valid path.",
-        &[path.raw()],
-    );
+    let missing = fill(texts::EDIT_NOT_FOUND, &[path.raw()]);
     let (record, text) = load_text(path, snap, missing)?;
     // Occurrences, without overlap from the left, with the line each starts on.
     let mut lines_of_matches = Vec::new();
@@ -57,10 +51,7 @@ pub(super) fn str_replace(
         [] => {
             return Err(fail(
                 ErrorCode::NoMatch,
-                fill(
-                    "No replacement was performed, old_str `{}` did not appear verbatim in {}.",
-                    &[old_str, path.raw()],
-                ),
+                fill(texts::NO_MATCH, &[old_str, path.raw()]),
             ))
         }
         [only] => *only,
@@ -68,10 +59,7 @@ pub(super) fn str_replace(
             let lines: Vec<String> = many.iter().map(|(_, l)| decimal(*l as u64)).collect();
             return Err(fail(
                 ErrorCode::MultipleMatches,
-                fill(
-                    "No replacement was performed. Multiple occurrences of old_str `{}` in lines: {}. Please ensure it is unique",
-                    &[old_str, &lines.join(", ")],
-                ),
+                fill(texts::MULTIPLE_MATCHES, &[old_str, &lines.join(", ")]),
             ));
         }
     };
@@ -94,10 +82,7 @@ pub(super) fn str_replace(
     let shown = lines.get(from - 1..to).unwrap_or_default();
     let snippet = numbered_lines(shown, from, lines.len(), cx.config.max_view_chars);
     Ok(Outcome::text(
-        fill(
-            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{}",
-            &[&snippet],
-        ),
+        fill(texts::EDITED_SNIPPET, &[&snippet]),
         modify(record, &stored, cx, snap),
     ))
 }
@@ -121,7 +106,7 @@ pub(super) fn insert(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    let missing = fill("Error: The path {} does not exist", &[path.raw()]);
+    let missing = fill(texts::NOT_FOUND, &[path.raw()]);
     let (record, text) = load_text(path, snap, missing)?;
     let mut lines: Vec<&str> = text.split('\n').collect();
     let n = lines.len();
@@ -130,7 +115,7 @@ pub(super) fn insert(
         return Err(fail(
             ErrorCode::InvalidRange,
             fill(
-                "Error: Invalid `insert_line` parameter: {}. It should be within the range of lines of the file: [0, {}]",
+                texts::INSERT_LINE_RANGE,
                 &[&insert_line.shown(), &decimal(n as u64)],
             ),
         ));
@@ -141,7 +126,7 @@ pub(super) fn insert(
     let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
     check_size(cx, Voice::Model, path.raw(), stored.len())?;
     Ok(Outcome::text(
-        fill("The file {} has been edited.", &[path.raw()]),
+        fill(texts::INSERTED, &[path.raw()]),
         modify(record, &stored, cx, snap),
     ))
 }

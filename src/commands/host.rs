@@ -5,6 +5,7 @@ use super::policy::vet;
 use super::rules::{check_count, check_size, fail, file_on_the_way, placement_reads, Voice};
 use crate::commands::Context;
 use crate::format::render::fill;
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
@@ -25,16 +26,13 @@ pub(super) fn write(
     if path.is_root() || snap.has_children(key) {
         return Err(fail(
             ErrorCode::PathConflict,
-            fill("Error: Cannot write {}: it is a directory", &[path.raw()]),
+            fill(texts::WRITE_TO_DIRECTORY, &[path.raw()]),
         ));
     }
     if path.has_trailing_slash() {
         return Err(fail(
             ErrorCode::InvalidPath,
-            fill(
-                "Error: Cannot write {}: a file path must not end with '/'",
-                &[path.raw()],
-            ),
+            fill(texts::WRITE_TRAILING_SLASH, &[path.raw()]),
         ));
     }
     if let Some(parent) =
@@ -42,10 +40,7 @@ pub(super) fn write(
     {
         return Err(fail(
             ErrorCode::PathConflict,
-            fill(
-                "Error: Cannot create {}: {} is a file",
-                &[path.raw(), &parent],
-            ),
+            fill(texts::FILE_ON_THE_WAY, &[path.raw(), &parent]),
         ));
     }
     let existing = snap.file(key);
@@ -60,7 +55,7 @@ pub(super) fn write(
         None => history.create(key, Bytes::New(&bytes), None),
     };
     Ok(Outcome::text(
-        fill("Wrote {}", &[path.raw()]),
+        fill(texts::WROTE, &[path.raw()]),
         history.into_writes(),
     ))
 }

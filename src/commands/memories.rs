@@ -10,7 +10,7 @@ use crate::commands::Context;
 use crate::format::json::{quote, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{cat, fill};
-use crate::model::error::{ErrorCode, ToolError};
+use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::path::parse_store_prefix;
 use crate::model::record::{sha256_hex, FileRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
@@ -23,11 +23,10 @@ fn stop(code: ErrorCode, message: String) -> Stop {
 /// memory there, no directory there, no memory on the way. Conflicts name what is in the way.
 pub(crate) fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> Result<(), Stop> {
     let conflict = |message: String, id: Option<&str>, path: &str| {
-        let mut detail = String::new();
-        ObjectWriter::new(&mut detail)
-            .opt_str("conflicting_memory_id", id)
-            .str("conflicting_path", path)
-            .finish();
+        let detail = Detail::Conflict {
+            memory_id: id.map(str::to_string),
+            path: path.to_string(),
+        };
         Stop::Fail(ToolError::new(ErrorCode::PathConflict, message).with_detail(detail))
     };
     if let Some(there) = snap.file(key).filter(|r| Some(r.id.as_str()) != moving) {
@@ -59,11 +58,10 @@ pub(crate) fn check_place(key: &str, moving: Option<&str>, snap: &Snapshot) -> R
 
 /// A precondition that no longer holds: the memory's content is not the one expected.
 fn changed(record: &FileRecord, expected: &str) -> Stop {
-    let mut detail = String::new();
-    ObjectWriter::new(&mut detail)
-        .str("current_content_sha256", &record.sha256)
-        .str("expected_content_sha256", expected)
-        .finish();
+    let detail = Detail::Changed {
+        current: record.sha256.clone(),
+        expected: expected.to_string(),
+    };
     Stop::Fail(
         ToolError::new(
             ErrorCode::PreconditionFailed,

@@ -6,6 +6,7 @@ use super::rules::fail;
 use crate::commands::Context;
 use crate::format::json::Json;
 use crate::format::render::fill;
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::secrets::find_credential;
 use crate::protocol::{Decision, Read, Snapshot, Stop};
@@ -71,7 +72,7 @@ fn decide<'b>(
             Some(Decision::Refuse(reason)) => {
                 return Err(fail(
                     ErrorCode::PolicyRefused,
-                    fill("Error: Cannot write {}: {}", &[shown, reason]),
+                    fill(texts::POLICY_REFUSED, &[shown, reason]),
                 ))
             }
             Some(Decision::Rewrite(rewritten)) => content = Cow::Owned(rewritten.clone()),
@@ -82,10 +83,7 @@ fn decide<'b>(
         if let Some(kind) = std::str::from_utf8(&content).ok().and_then(find_credential) {
             return Err(fail(
                 ErrorCode::PolicyRefused,
-                fill(
-                    "Error: Cannot write {}: the content looks like it holds {}; memories must not store secrets",
-                    &[shown, kind],
-                ),
+                fill(texts::SECRET_REFUSED, &[shown, kind]),
             ));
         }
     }

@@ -4,6 +4,7 @@ use super::history::{clock_read, Bytes, History};
 use super::rules::{fail, file_on_the_way, placement_reads};
 use crate::commands::Context;
 use crate::format::render::{cat, fill, group};
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::{MemoryPath, MAX_PATH_BYTES};
 use crate::model::record::FileRecord;
@@ -17,13 +18,13 @@ pub(super) fn run(
 ) -> Result<Outcome, Stop> {
     if old_path.is_root() {
         let what = if cx.is_sub_mount() {
-            fill("the mount {}", &[&cx.mount_prefix])
+            fill(texts::THE_MOUNT, &[&cx.mount_prefix])
         } else {
-            "the /memories directory".to_string()
+            texts::THE_MEMORIES_DIRECTORY.to_string()
         };
         return Err(fail(
             ErrorCode::RootProtected,
-            fill("Error: Cannot rename {} itself", &[&what]),
+            fill(texts::RENAME_ROOT, &[&what]),
         ));
     }
     let (from, to) = (old_path.key(), new_path.key());
@@ -49,22 +50,19 @@ pub(super) fn run(
     if destination_exists {
         return Err(fail(
             ErrorCode::AlreadyExists,
-            fill(
-                "Error: The destination {} already exists",
-                &[new_path.raw()],
-            ),
+            fill(texts::DESTINATION_EXISTS, &[new_path.raw()]),
         ));
     }
     if source.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
-            fill("Error: The path {} does not exist", &[old_path.raw()]),
+            fill(texts::NOT_FOUND, &[old_path.raw()]),
         ));
     }
     if to.starts_with(from) && to.as_bytes().get(from.len()) == Some(&b'/') {
         return Err(fail(
             ErrorCode::PathConflict,
-            fill("Error: Cannot move {} into itself", &[old_path.raw()]),
+            fill(texts::MOVE_INTO_ITSELF, &[old_path.raw()]),
         ));
     }
     if let Some(parent) =
@@ -72,10 +70,7 @@ pub(super) fn run(
     {
         return Err(fail(
             ErrorCode::PathConflict,
-            fill(
-                "Error: Cannot create {}: {} is a file",
-                &[new_path.raw(), &parent],
-            ),
+            fill(texts::FILE_ON_THE_WAY, &[new_path.raw(), &parent]),
         ));
     }
     let mut history = History::new(cx, snap);
@@ -85,7 +80,7 @@ pub(super) fn run(
             return Err(fail(
                 ErrorCode::InvalidPath,
                 fill(
-                    "Error: Cannot rename {} to {}: the path {} would be longer than {} bytes",
+                    texts::RENAME_TOO_LONG,
                     &[
                         old_path.raw(),
                         new_path.raw(),
@@ -103,10 +98,7 @@ pub(super) fn run(
         history.modify(record, &moved_key, bytes);
     }
     Ok(Outcome::text(
-        fill(
-            "Successfully renamed {} to {}",
-            &[old_path.raw(), new_path.raw()],
-        ),
+        fill(texts::RENAMED, &[old_path.raw(), new_path.raw()]),
         history.into_writes(),
     ))
 }

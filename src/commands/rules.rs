@@ -5,6 +5,7 @@
 
 use crate::commands::Context;
 use crate::format::render::{cat, fill, group};
+use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::path::ancestor_keys;
 use crate::model::record::FileRecord;
@@ -40,7 +41,7 @@ pub(crate) fn refuse_if_read_only(cx: &Context, voice: Voice, what: &str) -> Res
     if cx.config.read_only {
         return Err(fail(
             ErrorCode::ReadOnly,
-            voice.say(fill("Cannot {}: this memory is read-only", &[what])),
+            voice.say(fill(texts::READ_ONLY, &[what])),
         ));
     }
     Ok(())
@@ -53,7 +54,7 @@ pub(crate) fn check_size(cx: &Context, voice: Voice, shown: &str, size: usize) -
         return Err(fail(
             ErrorCode::LimitExceeded,
             voice.say(fill(
-                "Cannot write {}: {} bytes is over the limit of {} bytes per file",
+                texts::FILE_TOO_BIG,
                 &[shown, &group(size as u64), &group(cx.config.max_file_bytes)],
             )),
         ));
@@ -74,7 +75,7 @@ pub(crate) fn check_count(
         return Err(fail(
             ErrorCode::LimitExceeded,
             voice.say(fill(
-                "Cannot create {}: the store already holds {} files, its limit",
+                texts::TOO_MANY_FILES,
                 &[shown, &group(cx.config.max_files)],
             )),
         ));

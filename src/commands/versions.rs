@@ -4,9 +4,9 @@ use super::history::{clock_read, Bytes, History};
 use super::memories::check_place;
 use super::rules::{check_count, check_size, placement_reads, refuse_if_read_only, Voice};
 use crate::commands::Context;
-use crate::format::json::{quote, ObjectWriter};
+use crate::format::json::quote;
 use crate::format::render::{decimal, fill};
-use crate::model::error::{ErrorCode, ToolError};
+use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_floor;
 use crate::model::record::{Change, VersionRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
@@ -143,10 +143,9 @@ pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome,
     snap.need(vec![Read::FileById(version.memory_id.clone())])?;
     if let Some(live) = snap.file_by_id(&version.memory_id) {
         if live.version.as_deref() == Some(id) {
-            let mut detail = String::new();
-            ObjectWriter::new(&mut detail)
-                .str("memory_id", &live.id)
-                .finish();
+            let detail = Detail::Head {
+                memory_id: live.id.clone(),
+            };
             return Err(Stop::Fail(
                 ToolError::new(
                     ErrorCode::RedactHead,

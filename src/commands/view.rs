@@ -5,6 +5,7 @@ use crate::commands::Context;
 use crate::format::json::JsonNumber;
 use crate::format::listing::{render_directory, render_tree, ListingEntry};
 use crate::format::render::{base64, cat, decimal, fill, format_size, numbered_lines, signed};
+use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::protocol::{Content, Outcome, Read, Snapshot, Stop};
@@ -36,10 +37,7 @@ pub(super) fn run(
     if below.is_empty() {
         return Err(fail(
             ErrorCode::NotFound,
-            fill(
-                "The path {} does not exist. Please provide a valid path.",
-                &[path.raw()],
-            ),
+            fill(texts::VIEW_NOT_FOUND, &[path.raw()]),
         ));
     }
     Ok(Outcome::text(
@@ -66,7 +64,7 @@ fn view_file(
         return Err(fail(
             ErrorCode::NotText,
             fill(
-                "Error: The file {} is binary ({}) and cannot be shown as text",
+                texts::VIEW_BINARY,
                 &[path.raw(), &format_size(bytes.len() as u64)],
             ),
         ));
@@ -76,10 +74,7 @@ fn view_file(
     if n > MAX_LINES {
         return Err(fail(
             ErrorCode::TooManyLines,
-            fill(
-                "File {} exceeds maximum line limit of 999,999 lines.",
-                &[path.raw()],
-            ),
+            fill(texts::VIEW_TOO_MANY_LINES, &[path.raw()]),
         ));
     }
     let (first, last) = match view_range {
@@ -89,10 +84,7 @@ fn view_file(
     let shown = lines.get(first - 1..last).unwrap_or_default();
     let body = numbered_lines(shown, first, n, cx.config.max_view_chars);
     Ok(Outcome::text(
-        fill(
-            "Here's the content of {} with line numbers:\n{}",
-            &[path.raw(), &body],
-        ),
+        fill(texts::VIEW_FILE, &[path.raw(), &body]),
         vec![],
     ))
 }
@@ -120,8 +112,12 @@ fn resolve_range([start, end]: &[JsonNumber; 2], n: usize) -> Result<(usize, usi
         return Err(fail(
             ErrorCode::InvalidRange,
             fill(
-                "Error: Invalid `view_range`: {}. Its first element {} should be within the range of lines of the file: [1, {}]",
-                &[&shown, &mention(start, start_value, first), &decimal(n as u64)],
+                texts::VIEW_RANGE_START,
+                &[
+                    &shown,
+                    &mention(start, start_value, first),
+                    &decimal(n as u64),
+                ],
             ),
         ));
     }
@@ -129,8 +125,12 @@ fn resolve_range([start, end]: &[JsonNumber; 2], n: usize) -> Result<(usize, usi
         return Err(fail(
             ErrorCode::InvalidRange,
             fill(
-                "Error: Invalid `view_range`: {}. Its second element {} should be larger or equal than its first {}",
-                &[&shown, &mention(end, end_value, last), &mention(start, start_value, first)],
+                texts::VIEW_RANGE_ORDER,
+                &[
+                    &shown,
+                    &mention(end, end_value, last),
+                    &mention(start, start_value, first),
+                ],
             ),
         ));
     }

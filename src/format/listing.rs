@@ -1,6 +1,7 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (docs/TOOL.md#directory-listing).
 
 use crate::format::render::{fill, format_size, push_size};
+use crate::format::texts;
 use std::cmp::Ordering;
 
 /// Orders names as JavaScript's default `Array.prototype.sort` does: by UTF-16 code units.
@@ -132,7 +133,7 @@ pub(crate) fn render_tree(
         });
     }
     let mut out = fill(
-        "Here're the files and directories up to 2 levels deep in {}, excluding hidden items and node_modules:\n{}\t{}",
+        texts::DIRECTORY_LISTING,
         &[raw_path, &format_size(total), shown_path],
     );
     // Sorted by the first name, then each directory's items by the second: groups of equal

@@ -5,3 +5,4 @@ pub(crate) mod json;
 pub(crate) mod listing;
 pub(crate) mod render;
 pub(crate) mod search;
+pub(crate) mod texts;

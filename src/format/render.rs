@@ -1,5 +1,7 @@
 //! Text the model reads: grouped numbers, sizes, numbered lines and the long-view cut (docs/TOOL.md#view).
 
+use crate::format::texts;
+
 /// The pieces joined into one String, with one allocation and no formatting machinery: the
 /// wasm build keeps `core::fmt` out of its messages this way (`format!` costs kilobytes).
 pub(crate) fn cat(pieces: &[&str]) -> String {
@@ -12,7 +14,7 @@ pub(crate) fn cat(pieces: &[&str]) -> String {
 
 /// `template` with each `{}` replaced by the next of `args`, in order: `format!` for text
 /// pieces, without `core::fmt` (which costs the wasm kilobytes). A message stays one readable
-/// pattern: `fill("Error: The path {} does not exist", &[path])`. Numbers go in as
+/// pattern: `fill(texts::NOT_FOUND, &[path])`. Numbers go in as
 /// `&decimal(n)`. Nothing else in the template is special; `args` are copied as they are.
 pub(crate) fn fill(template: &str, args: &[&str]) -> String {
     debug_assert_eq!(
@@ -172,7 +174,7 @@ pub(crate) fn numbered_lines(
         let end = line.char_indices().nth(keep).map_or(line.len(), |(i, _)| i);
         numbered_line(&mut out, first, line.get(..end).unwrap_or(line));
         out.push_str(&fill(
-            "\n[Truncated: line {} is {} characters long and was cut after {}; lines longer than {} characters cannot be shown whole.]",
+            texts::TRUNCATED_LINE,
             &[
                 &decimal(first as u64),
                 &group(line.chars().count() as u64),
@@ -184,7 +186,7 @@ pub(crate) fn numbered_lines(
     }
     let last = first + shown - 1;
     out.push_str(&fill(
-        "\n[Truncated: showing lines {}-{} of {}. Use view_range [{}, -1] to read on.]",
+        texts::TRUNCATED_LINES,
         &[
             &decimal(first as u64),
             &decimal(last as u64),

@@ -40,19 +40,6 @@ pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
     find(haystack, needle).is_some()
 }
 
-/// `haystack` with each occurrence of `from` replaced by `to`, as `str::replace` does.
-pub(crate) fn replace(haystack: &str, from: &str, to: &str) -> String {
-    let mut out = String::with_capacity(haystack.len());
-    let mut last = 0;
-    for at in match_indices(haystack, from) {
-        out.push_str(haystack.get(last..at).unwrap_or(""));
-        out.push_str(to);
-        last = at + from.len();
-    }
-    out.push_str(haystack.get(last..).unwrap_or(""));
-    out
-}
-
 /// The iterator of [`match_indices`]: byte offsets of the matches.
 pub(crate) struct Matches<'a> {
     text: &'a [u8],
@@ -134,7 +121,6 @@ mod tests {
             let got: Vec<usize> = match_indices(text, pattern).collect();
             assert_eq!(got, want, "{text:?} {pattern:?}");
             assert_eq!(find(text, pattern), text.find(pattern));
-            assert_eq!(replace(text, pattern, "<>"), text.replace(pattern, "<>"));
         }
         assert_eq!(match_indices("abc", "").next(), None);
     }

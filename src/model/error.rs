@@ -63,8 +63,24 @@ impl ErrorCode {
 pub struct ToolError {
     pub code: ErrorCode,
     pub message: String,
-    /// Data for hosts, as a JSON object (`{"conflicting_memory_id":…}`), if any.
-    pub detail: Option<String>,
+    /// Data for hosts, if any (a JSON object on the wire).
+    pub detail: Option<Detail>,
+}
+
+/// What a host can act on in a typed error, as typed values (the wire codec writes them as
+/// the memory stores API's fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Something is in the way: `conflicting_memory_id` (when it is a memory) and
+    /// `conflicting_path`.
+    Conflict {
+        memory_id: Option<String>,
+        path: String,
+    },
+    /// A precondition failed: `current_content_sha256` and `expected_content_sha256`.
+    Changed { current: String, expected: String },
+    /// The version is the head of live memory `memory_id`.
+    Head { memory_id: String },
 }
 
 impl ToolError {
@@ -76,8 +92,8 @@ impl ToolError {
         }
     }
 
-    /// The same error, carrying `detail` (a JSON object) for hosts.
-    pub fn with_detail(mut self, detail: String) -> Self {
+    /// The same error, carrying `detail` for hosts.
+    pub fn with_detail(mut self, detail: Detail) -> Self {
         self.detail = Some(detail);
         self
     }

@@ -2,6 +2,7 @@
 
 use crate::format::json::{Json, JsonNumber, JsonStr};
 use crate::format::render::fill;
+use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::path::MemoryPath;
 
@@ -76,27 +77,19 @@ fn invalid(message: String) -> ToolError {
 pub fn parse_tool_input(text: &str) -> Result<ToolCommand, ToolError> {
     match Json::parse(text) {
         Some(json) => parse_tool_json(&json),
-        None => Err(invalid("Error: Tool input must be a JSON object".into())),
+        None => Err(invalid(texts::INPUT_NOT_OBJECT.into())),
     }
 }
 
 /// Parses a tool input value (docs/TOOL.md#input, then docs/TOOL.md#paths for the paths).
 pub(crate) fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
     if !matches!(input, Json::Object(_)) {
-        return Err(invalid("Error: Tool input must be a JSON object".into()));
+        return Err(invalid(texts::INPUT_NOT_OBJECT.into()));
     }
     let command = match input.field("command") {
-        None => {
-            return Err(invalid(
-                "Error: Missing required parameter `command`".into(),
-            ))
-        }
+        None => return Err(invalid(texts::MISSING_COMMAND.into())),
         Some(Json::Str(s)) => s.text.as_str(),
-        Some(_) => {
-            return Err(invalid(
-                "Error: Parameter `command` must be a string".into(),
-            ))
-        }
+        Some(_) => return Err(invalid(texts::COMMAND_NOT_STRING.into())),
     };
     let params = Params { input, command };
     match command {
@@ -120,9 +113,7 @@ pub(crate) fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
             let path = params.string("path")?;
             let old_str = params.string("old_str")?;
             if old_str.text.is_empty() {
-                return Err(invalid(
-                    "Error: Parameter `old_str` must not be empty".into(),
-                ));
+                return Err(invalid(texts::EMPTY_OLD_STR.into()));
             }
             let new_str = params.optional_string("new_str")?;
             Ok(ToolCommand::StrReplace {
@@ -157,10 +148,7 @@ pub(crate) fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
         }
         other => Err(ToolError::new(
             ErrorCode::UnknownCommand,
-            fill(
-                "Error: Unknown command `{}`. Valid commands are: {}",
-                &[other, VALID_COMMANDS],
-            ),
+            fill(texts::UNKNOWN_COMMAND, &[other, VALID_COMMANDS]),
         )),
     }
 }
@@ -176,10 +164,7 @@ struct Params<'a> {
 
 impl<'a> Params<'a> {
     fn missing(&self, name: &str) -> ToolError {
-        invalid(fill(
-            "Error: Missing required parameter `{}` for command `{}`",
-            &[name, self.command],
-        ))
+        invalid(fill(texts::MISSING_PARAMETER, &[name, self.command]))
     }
 
     fn string(&self, name: &str) -> Result<&'a JsonStr, ToolError> {
@@ -191,29 +176,20 @@ impl<'a> Params<'a> {
         match self.input.field(name) {
             None => Ok(None),
             Some(Json::Str(s)) => Ok(Some(s)),
-            Some(_) => Err(invalid(fill(
-                "Error: Parameter `{}` must be a string",
-                &[name],
-            ))),
+            Some(_) => Err(invalid(fill(texts::PARAMETER_NOT_STRING, &[name]))),
         }
     }
 
     fn integer(&self, name: &str) -> Result<JsonNumber, ToolError> {
         let value = self.input.field(name).ok_or_else(|| self.missing(name))?;
-        integer(value)
-            .ok_or_else(|| invalid(fill("Error: Parameter `{}` must be an integer", &[name])))
+        integer(value).ok_or_else(|| invalid(fill(texts::PARAMETER_NOT_INTEGER, &[name])))
     }
 
     fn view_range(&self) -> Result<Option<[JsonNumber; 2]>, ToolError> {
         let Some(value) = self.input.field("view_range") else {
             return Ok(None);
         };
-        let bad = || {
-            ToolError::new(
-                ErrorCode::InvalidRange,
-                "Error: Invalid `view_range`. It should be a list of two integers.",
-            )
-        };
+        let bad = || ToolError::new(ErrorCode::InvalidRange, texts::INVALID_VIEW_RANGE);
         match value {
             Json::Array(items) => match items.as_slice() {
                 [start, end] => Ok(Some([

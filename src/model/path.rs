@@ -5,6 +5,7 @@
 //! key. Keys are in Unicode NFC, so one name has one spelling.
 
 use crate::format::render::{cat, fill, group};
+use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
 
 /// Where the tool mounts the store.
@@ -33,10 +34,7 @@ impl MemoryPath {
         let Some(rest) = rest else {
             return Err(ToolError::new(
                 ErrorCode::InvalidPath,
-                fill(
-                    "Error: Path must be /memories or start with /memories/, got: {}",
-                    &[raw],
-                ),
+                fill(texts::PATH_OUTSIDE, &[raw]),
             ));
         };
         let trailing_slash = rest.ends_with('/');
@@ -46,13 +44,12 @@ impl MemoryPath {
             None => Vec::new(),
         };
         check_segments(&segments, lone_surrogate, raw.len()).map_err(|problem| match problem {
-            SegmentProblem::Escape => ToolError::new(
-                ErrorCode::InvalidPath,
-                fill("Error: Path {} would escape /memories directory", &[raw]),
-            ),
+            SegmentProblem::Escape => {
+                ToolError::new(ErrorCode::InvalidPath, fill(texts::PATH_ESCAPES, &[raw]))
+            }
             SegmentProblem::Invalid(reason) => ToolError::new(
                 ErrorCode::InvalidPath,
-                fill("Error: Invalid path {}: {}", &[raw, &reason]),
+                fill(texts::PATH_INVALID, &[raw, &reason]),
             ),
         })?;
         let mut key = String::with_capacity(rest.len());
@@ -66,10 +63,7 @@ impl MemoryPath {
         if MOUNT.len() + key.len() > MAX_PATH_BYTES {
             return Err(ToolError::new(
                 ErrorCode::InvalidPath,
-                fill(
-                    "Error: Invalid path {}: longer than {} bytes",
-                    &[raw, &group(MAX_PATH_BYTES as u64)],
-                ),
+                fill(texts::PATH_TOO_LONG, &[raw, &group(MAX_PATH_BYTES as u64)]),
             ));
         }
         Ok(MemoryPath {
@@ -167,7 +161,7 @@ pub(crate) fn parse_store_prefix(raw: &str) -> Result<String, ToolError> {
     }
     let segments: Vec<&str> = inner.split('/').collect();
     check_segments(&segments, false, raw.len()).map_err(|problem| match problem {
-        SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
+        SegmentProblem::Escape => invalid(texts::PATH_DOTDOT_SEGMENT.to_string()),
         SegmentProblem::Invalid(reason) => invalid(reason),
     })?;
     Ok(nfc(&cat(&["/", inner])))
@@ -202,7 +196,7 @@ pub(crate) fn parse_store_path_checked(
     let segments: Vec<&str> = inner.split('/').collect();
     check_segments(&segments, lone_surrogate, MOUNT.len() + raw.len()).map_err(|problem| {
         match problem {
-            SegmentProblem::Escape => invalid("'..' segments are not allowed".to_string()),
+            SegmentProblem::Escape => invalid(texts::PATH_DOTDOT_SEGMENT.to_string()),
             SegmentProblem::Invalid(reason) => invalid(reason),
         }
     })?;
@@ -245,26 +239,26 @@ fn check_segments(
         return Err(SegmentProblem::Escape);
     }
     if segments.iter().any(|s| s.is_empty()) {
-        return invalid("empty segment");
+        return invalid(texts::PATH_EMPTY_SEGMENT);
     }
     if segments.contains(&".") {
-        return invalid("'.' segments are not allowed");
+        return invalid(texts::PATH_DOT_SEGMENT);
     }
     if segments.iter().any(|s| s.contains('\\')) {
-        return invalid("backslashes are not allowed");
+        return invalid(texts::PATH_BACKSLASH);
     }
     if lone_surrogate || segments.iter().any(|s| s.chars().any(is_control)) {
-        return invalid("control characters are not allowed");
+        return invalid(texts::PATH_CONTROL);
     }
     if segments.iter().any(|s| s.chars().any(is_invisible)) {
-        return invalid("invisible formatting characters are not allowed");
+        return invalid(texts::PATH_INVISIBLE);
     }
     if segments.iter().any(|s| hides_separator(s)) {
-        return invalid("percent-encoded '.', '/', '\\' or control characters are not allowed");
+        return invalid(texts::PATH_PERCENT);
     }
     if raw_bytes > MAX_PATH_BYTES {
         return Err(SegmentProblem::Invalid(fill(
-            "longer than {} bytes",
+            texts::PATH_LONGER_THAN,
             &[&group(MAX_PATH_BYTES as u64)],
         )));
     }

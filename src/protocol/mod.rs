@@ -8,7 +8,7 @@ mod wire;
 pub(crate) use snapshot::{Prehashed, Snapshot, Stop};
 
 use crate::format::listing::ListingEntry;
-use crate::model::error::{ErrorCode, ToolError};
+use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::record::{FileRecord, VersionRecord};
 
 /// A read the host performs inside the command's transaction.
@@ -162,7 +162,7 @@ impl Outcome {
             content: Content::Text(error.message),
             error: Some(error.code),
             writes: Vec::new(),
-            value: error.detail,
+            value: error.detail.as_ref().map(Detail::to_json),
         }
     }
 

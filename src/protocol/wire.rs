@@ -5,6 +5,7 @@ use super::{Answer, Content, Decision, Outcome, Read, Write};
 use crate::format::json::{quote, write_str, Json, ObjectWriter};
 use crate::format::listing::ListingEntry;
 use crate::format::render::{decimal, fill, push_decimal};
+use crate::model::error::Detail;
 use crate::model::record::{FileRecord, VersionRecord};
 
 impl Read {
@@ -194,6 +195,25 @@ impl Outcome {
             out.push_str(value);
         }
         out.push('}');
+        out
+    }
+}
+
+impl Detail {
+    /// The detail as the JSON object of a typed error's `detail`.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        let mut object = ObjectWriter::new(&mut out);
+        match self {
+            Detail::Conflict { memory_id, path } => object
+                .opt_str("conflicting_memory_id", memory_id.as_deref())
+                .str("conflicting_path", path),
+            Detail::Changed { current, expected } => object
+                .str("current_content_sha256", current)
+                .str("expected_content_sha256", expected),
+            Detail::Head { memory_id } => object.str("memory_id", memory_id),
+        };
+        object.finish();
         out
     }
 }

@@ -6,6 +6,7 @@
 use crate::commands::Operation;
 use crate::format::json::Json;
 use crate::format::render::{cat, decimal, fill};
+use crate::format::texts;
 use crate::model::config::Config;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::input::ToolCommand;
@@ -132,10 +133,7 @@ impl Mounts {
             .collect();
         ToolError::new(
             ErrorCode::PathConflict,
-            fill(
-                "Error: Cannot {} {}: /memories holds only the memory stores {}; use a path inside one of them",
-                &[verb, path.raw(), &list.join(", ")],
-            ),
+            fill(texts::OUTSIDE_MOUNTS, &[verb, path.raw(), &list.join(", ")]),
         )
     }
 
@@ -168,10 +166,7 @@ impl Mounts {
                 ),
                 Some(_) => done(ToolError::new(
                     ErrorCode::PathConflict,
-                    fill(
-                        "Error: Cannot write {}: it is a mounted memory store; write a file inside it",
-                        &[path.raw()],
-                    ),
+                    fill(texts::WRITE_TO_MOUNT, &[path.raw()]),
                 )),
                 None => done(self.outside(&path, "write")),
             },
@@ -183,25 +178,19 @@ impl Mounts {
         if self.mounts.len() == 1 {
             return Ok((0, command));
         }
-        let missing = |path: &MemoryPath, text: String| {
-            ToolError::new(
-                ErrorCode::NotFound,
-                crate::format::search::replace(&text, "{path}", path.raw()),
-            )
+        let missing = |path: &MemoryPath, text: &str| {
+            ToolError::new(ErrorCode::NotFound, fill(text, &[path.raw()]))
         };
         match command {
             ToolCommand::View { path, view_range } => match self.locate(&path) {
                 Some((i, path)) => Ok((i, ToolCommand::View { path, view_range })),
-                None => Err(missing(
-                    &path,
-                    "The path {path} does not exist. Please provide a valid path.".into(),
-                )),
+                None => Err(missing(&path, texts::VIEW_NOT_FOUND)),
             },
             ToolCommand::Create { path, file_text } => match self.locate(&path) {
                 Some((i, path)) => Ok((i, ToolCommand::Create { path, file_text })),
                 None if path.is_root() => Err(ToolError::new(
                     ErrorCode::AlreadyExists,
-                    fill("Error: File {} already exists", &[path.raw()]),
+                    fill(texts::FILE_EXISTS, &[path.raw()]),
                 )),
                 None => Err(self.outside(&path, "create")),
             },
@@ -218,10 +207,7 @@ impl Mounts {
                         new_str,
                     },
                 )),
-                None => Err(missing(
-                    &path,
-                    "Error: The path {path} does not exist. Please provide a valid path.".into(),
-                )),
+                None => Err(missing(&path, texts::EDIT_NOT_FOUND)),
             },
             ToolCommand::Insert {
                 path,
@@ -236,56 +222,50 @@ impl Mounts {
                         insert_text,
                     },
                 )),
-                None => Err(missing(
-                    &path,
-                    "Error: The path {path} does not exist".into(),
-                )),
+                None => Err(missing(&path, texts::NOT_FOUND)),
             },
             ToolCommand::Delete { path } => match self.locate(&path) {
                 Some((i, path)) => Ok((i, ToolCommand::Delete { path })),
                 None if path.is_root() => Err(ToolError::new(
                     ErrorCode::RootProtected,
-                    "Error: Cannot delete the /memories directory itself",
+                    texts::DELETE_MEMORIES_ROOT,
                 )),
-                None => Err(missing(
-                    &path,
-                    "Error: The path {path} does not exist".into(),
-                )),
+                None => Err(missing(&path, texts::NOT_FOUND)),
             },
             ToolCommand::Rename { old_path, new_path } => {
                 if old_path.is_root() {
                     return Err(ToolError::new(
                         ErrorCode::RootProtected,
-                        "Error: Cannot rename the /memories directory itself",
+                        texts::RENAME_MEMORIES_ROOT,
                     ));
                 }
                 let Some((from, old)) = self.locate(&old_path) else {
-                    return Err(missing(
-                        &old_path,
-                        "Error: The path {path} does not exist".into(),
-                    ));
+                    return Err(missing(&old_path, texts::NOT_FOUND));
                 };
                 if old.is_root() {
                     return Err(ToolError::new(
                         ErrorCode::RootProtected,
-                        fill(
-                            "Error: Cannot rename the mount {} itself",
-                            &[&self.prefix(from)],
-                        ),
+                        fill(texts::RENAME_MOUNT, &[&self.prefix(from)]),
                     ));
                 }
                 match self.locate(&new_path) {
-                    Some((to, new)) if to == from => Ok((from, ToolCommand::Rename { old_path: old, new_path: new })),
+                    Some((to, new)) if to == from => Ok((
+                        from,
+                        ToolCommand::Rename {
+                            old_path: old,
+                            new_path: new,
+                        },
+                    )),
                     Some(_) => Err(ToolError::new(
                         ErrorCode::PathConflict,
                         fill(
-                            "Error: Cannot move {} to {}: they are in different memory stores; create the file in the other store and delete this one",
+                            texts::MOVE_BETWEEN_STORES,
                             &[old_path.raw(), new_path.raw()],
                         ),
                     )),
                     None if new_path.is_root() => Err(ToolError::new(
                         ErrorCode::AlreadyExists,
-                        fill("Error: The destination {} already exists", &[new_path.raw()]),
+                        fill(texts::DESTINATION_EXISTS, &[new_path.raw()]),
                     )),
                     None => Err(self.outside(&new_path, "rename to")),
                 }
