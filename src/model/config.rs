@@ -1,7 +1,12 @@
 //! Limits and access of one store, set by the host (docs/TOOL.md#limits-and-access).
 
 use crate::format::json::Json;
-use crate::format::render::{fill, signed};
+use crate::format::render::fill;
+
+/// The largest integer a JavaScript number holds exactly.
+const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+/// The smallest `maxViewChars`: a view must be able to show a line.
+const MIN_VIEW_CHARS: i64 = 100;
 
 /// Limits and access, set by the host (docs/TOOL.md#limits-and-access).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,37 +48,54 @@ impl Config {
             return Err("configuration must be an object".into());
         }
         let mut config = Config::default();
-        let count = |name: &str, min: i64| -> Result<Option<i64>, String> {
-            match json.field(name) {
+        // Each value is checked here and nowhere else; messages name the option as the host
+        // wrote it in `MemoryTool.open` (the adapter maps names, it does not check values).
+        // `get`, not `field`: a `null` (what JSON makes of NaN or Infinity) is a wrong value,
+        // not an absent one.
+        let count = |name: &str, min: i64, wrong: &str| -> Result<Option<i64>, String> {
+            match json.get(name) {
                 None => Ok(None),
                 Some(v) => match v.as_integer() {
-                    Some(n) if n >= min && n <= 9_007_199_254_740_991 => Ok(Some(n)),
-                    _ => Err(fill(
-                        "{} must be a whole number of at least {}",
-                        &[name, &signed(min)],
-                    )),
+                    Some(n) if n >= min && n <= MAX_SAFE_INTEGER => Ok(Some(n)),
+                    _ => Err(wrong.to_string()),
                 },
             }
         };
         let flag = |name: &str| -> Result<Option<bool>, String> {
-            match json.field(name) {
+            match json.get(name) {
                 None => Ok(None),
                 Some(v) => v
                     .as_bool()
                     .map(Some)
-                    .ok_or_else(|| fill("{} must be a boolean", &[name])),
+                    .ok_or_else(|| fill("`{}` must be a boolean.", &[name])),
             }
         };
-        if let Some(n) = count("maxFileBytes", 0)? {
+        if let Some(n) = count(
+            "maxFileBytes",
+            0,
+            "`limits.maxFileBytes` must be a whole number, 0 or more.",
+        )? {
             config.max_file_bytes = n as u64;
         }
-        if let Some(n) = count("maxFiles", 0)? {
+        if let Some(n) = count(
+            "maxFiles",
+            0,
+            "`limits.maxFiles` must be a whole number, 0 or more.",
+        )? {
             config.max_files = n as u64;
         }
-        if let Some(n) = count("maxViewChars", 100)? {
+        if let Some(n) = count(
+            "maxViewChars",
+            MIN_VIEW_CHARS,
+            "`maxViewChars` must be a whole number of at least 100.",
+        )? {
             config.max_view_chars = n as usize;
         }
-        if let Some(n) = count("retentionMs", 0)? {
+        if let Some(n) = count(
+            "retentionMs",
+            0,
+            "`retentionDays` must be a number of days, 0 or more.",
+        )? {
             config.retention_ms = n;
         }
         if let Some(b) = flag("readOnly")? {
@@ -89,5 +111,70 @@ impl Config {
             config.write_hook = b;
         }
         Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_value_is_checked_with_the_option_it_came_from() {
+        let refused = [
+            (
+                r#"{"maxFileBytes":-1}"#,
+                "`limits.maxFileBytes` must be a whole number, 0 or more.",
+            ),
+            (
+                r#"{"maxFiles":1.5}"#,
+                "`limits.maxFiles` must be a whole number, 0 or more.",
+            ),
+            (
+                r#"{"maxFiles":null}"#,
+                "`limits.maxFiles` must be a whole number, 0 or more.",
+            ),
+            (
+                r#"{"maxFileBytes":"100"}"#,
+                "`limits.maxFileBytes` must be a whole number, 0 or more.",
+            ),
+            (
+                r#"{"maxViewChars":99}"#,
+                "`maxViewChars` must be a whole number of at least 100.",
+            ),
+            (
+                r#"{"retentionMs":-86400000}"#,
+                "`retentionDays` must be a number of days, 0 or more.",
+            ),
+            (
+                r#"{"retentionMs":8.64e22}"#,
+                "`retentionDays` must be a number of days, 0 or more.",
+            ),
+            (
+                r#"{"retentionMs":"30"}"#,
+                "`retentionDays` must be a number of days, 0 or more.",
+            ),
+            (
+                r#"{"createOverwrites":"yes"}"#,
+                "`createOverwrites` must be a boolean.",
+            ),
+            (r#"{"secretFilter":1}"#, "`secretFilter` must be a boolean."),
+        ];
+        for (json, message) in refused {
+            assert_eq!(Config::from_json(json), Err(message.to_string()), "{json}");
+        }
+        let taken = Config::from_json(
+            r#"{"maxFileBytes":0,"maxFiles":3,"maxViewChars":100,"retentionMs":0,"createOverwrites":true}"#,
+        );
+        assert_eq!(
+            taken,
+            Ok(Config {
+                max_file_bytes: 0,
+                max_files: 3,
+                max_view_chars: 100,
+                retention_ms: 0,
+                create_overwrites: true,
+                ..Config::default()
+            })
+        );
     }
 }
