@@ -29,6 +29,12 @@ pub fn slug(name: &str) -> String {
     crate::model::store::slug(name)
 }
 
+/// A size as directory listings write it (`44B`, `1.0K`, `1.2M`).
+#[wasm_bindgen(js_name = formatSize)]
+pub fn format_size(bytes: f64) -> String {
+    crate::format::render::format_size(if bytes > 0.0 { bytes as u64 } else { 0 })
+}
+
 /// Checks `MemoryTool.open`'s mounts against the stores' records (see `mounts::plan_mounts`):
 /// `{"ok": plan}` or `{"error": {"code", "message"}}`.
 #[wasm_bindgen(js_name = planMounts)]
