@@ -46,7 +46,7 @@ impl StoreFields {
         if let Some(name) = &name {
             if name.chars().count() > MAX_NAME || slug(name).is_empty() {
                 return Err(bad(fill(
-                    "a store's name is 1 to {} characters and holds a letter or digit (it names the store's folder)",
+                    "a store's name is 1 to {} characters and holds a letter or digit of any script (it names the store's folder)",
                     &[&decimal(MAX_NAME as u64)],
                 )));
             }
