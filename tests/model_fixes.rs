@@ -288,3 +288,74 @@ proptest! {
         }
     }
 }
+
+// --- RFC 3339 times --------------------------------------------------------------------------
+
+/// What `versions.list` says of a `created_at_gte` time: `ok` or the error text.
+fn time_check(registry: &mut MemStore, time: &str) -> String {
+    let (code, text) = call(
+        registry,
+        &format!(r#"{{"call":"versions.list","created_at_gte":{}}}"#, q(time)),
+    );
+    if code == "ok" {
+        code
+    } else {
+        format!("{code}: {text}")
+    }
+}
+
+#[test]
+fn host_times_are_strict_rfc_3339() {
+    let mut store = MemStore::new(Config::default());
+    let refused =
+        "INVALID_INPUT: `created_at_gte` must be an RFC 3339 time, like 2026-11-29T21:41:14Z";
+    for good in [
+        "2026-11-29T21:41:14Z",
+        "2026-11-29T21:41:14.123Z",
+        "2026-11-29t21:41:14z",
+        "2026-11-29T21:41:14+01:00",
+        "2024-02-29T00:00:00Z",
+        "2000-02-29T00:00:00Z",
+        "2026-12-31T23:59:60Z",
+    ] {
+        assert_eq!(time_check(&mut store, good), "ok", "{good}");
+    }
+    for bad in [
+        "2026-02-31T00:00:00Z",
+        "2026-02-29T00:00:00Z",
+        "2100-02-29T00:00:00Z",
+        "2026-04-31T00:00:00Z",
+        "2026-1-5T1:2:3Z",
+        "+2026-11-29T21:41:14Z",
+        "2026-11-29T21:41:14",
+        "2026-11-29 21:41:14Z",
+        "2026-11-29T24:00:00Z",
+        "2026-11-29T21:41:14.Z",
+        "2026-11-29T21:41:14+24:00",
+        "2026-11-29T12:00:60Z",
+    ] {
+        assert_eq!(time_check(&mut store, bad), refused, "{bad}");
+    }
+}
+
+#[test]
+fn bundle_times_are_strict_rfc_3339() {
+    let bundle = |created: &str| {
+        format!(
+            r#"{{"call":"import","bundle":{{"format":"memory-tool-wasm/bundle","format_version":1,"memories":[{{"id":"mem_aaaaaaaaaaaaaaaaaaaaaaaa","path":"/a.md","content":"x","content_sha256":"2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881","content_size_bytes":1,"created_at":{},"updated_at":"2026-11-29T00:00:00.000Z"}}]}}}}"#,
+            q(created)
+        )
+    };
+    let mut store = MemStore::new(Config::default());
+    assert_eq!(
+        call(&mut store, &bundle("2026-02-31T00:00:00.000Z")),
+        (
+            "INVALID_BUNDLE".to_string(),
+            "memory 0 (/a.md): `created_at` is not an RFC 3339 time".to_string()
+        )
+    );
+    assert_eq!(
+        call(&mut store, &bundle("2026-02-28T00:00:00.000Z")).0,
+        "ok"
+    );
+}
