@@ -359,3 +359,75 @@ fn bundle_times_are_strict_rfc_3339() {
         "ok"
     );
 }
+
+// --- Host-call flags and arguments -----------------------------------------------------------
+
+#[test]
+fn host_call_flags_must_be_booleans() {
+    let mut store = MemStore::new(Config::default());
+    let cases = [
+        (
+            r#"{"call":"export","include_versions":"yes"}"#,
+            "`include_versions` must be a boolean",
+        ),
+        (
+            r#"{"call":"export","include_versions":1}"#,
+            "`include_versions` must be a boolean",
+        ),
+        (
+            r#"{"call":"stores.list","include_archived":1}"#,
+            "`include_archived` must be a boolean",
+        ),
+        (
+            r#"{"call":"stores.list","include_archived":"true"}"#,
+            "`include_archived` must be a boolean",
+        ),
+    ];
+    for (json, message) in cases {
+        assert_eq!(
+            call(&mut store, json),
+            ("INVALID_INPUT".to_string(), message.to_string()),
+            "{json}"
+        );
+    }
+    for json in [
+        r#"{"call":"export","include_versions":true}"#,
+        r#"{"call":"export","include_versions":false}"#,
+        r#"{"call":"export","include_versions":null}"#,
+        r#"{"call":"export"}"#,
+        r#"{"call":"stores.list","include_archived":true}"#,
+        r#"{"call":"stores.list"}"#,
+    ] {
+        assert_eq!(call(&mut store, json).0, "ok", "{json}");
+    }
+}
+
+#[test]
+fn other_host_call_arguments_are_checked_not_coerced() {
+    let mut store = MemStore::new(Config::default());
+    let cases = [
+        (
+            r#"{"call":"memories.update","id":"mem_x","content":"x","precondition":{"type":"content_sha256","content_sha256":5}}"#,
+            "`precondition.content_sha256` must be a string",
+        ),
+        (
+            r#"{"call":"memories.update","id":"mem_x","content":"x","precondition":"abc"}"#,
+            "`precondition` must be an object",
+        ),
+        (
+            r#"{"call":"stores.create","name":"x","limits":5}"#,
+            "`limits` must be an object",
+        ),
+        (
+            r#"{"call":"stores.create","name":"x","limits":[1]}"#,
+            "`limits` must be an object",
+        ),
+    ];
+    for (json, message) in cases {
+        assert_eq!(
+            call(&mut store, json),
+            ("INVALID_INPUT".to_string(), message.to_string()),
+            "{json}"
+        );
+    }
+}

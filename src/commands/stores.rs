@@ -61,8 +61,13 @@ impl StoreFields {
                 &[&decimal(MAX_DESCRIPTION as u64)],
             )));
         }
+        let limits = match json.field("limits") {
+            None => None,
+            Some(l @ Json::Object(_)) => Some(l),
+            Some(_) => return Err(bad("`limits` must be an object".into())),
+        };
         let limit = |k: &str| -> Result<Option<Option<i64>>, ToolError> {
-            match json.get("limits").and_then(|l| l.get(k)) {
+            match limits.and_then(|l| l.get(k)) {
                 None => Ok(None),
                 Some(Json::Null) => Ok(Some(None)),
                 Some(v) => match v.as_integer() {
