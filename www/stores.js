@@ -18,12 +18,14 @@ const MAX_SLUG_BYTES = 255;
 
 /**
  * A store's mount slug, as the core makes it (docs/TOOL.md#stores-and-slugs): the name in NFC,
- * lowercased; letters and digits of every script kept, with the combining marks right after
- * them; each run of other characters one `-`; cut to 255 bytes of UTF-8 at a character.
+ * lowercased character by character; letters and digits of every script kept, with the
+ * combining marks right after them; each run of other characters one `-`; cut to 255 bytes of
+ * UTF-8 at a character.
  * @param {string} name
  */
 export function slugOf(name) {
-  const lower = name.normalize("NFC").toLowerCase().normalize("NFC");
+  // Code point by code point, as the core lowercases (Σ is always σ, never the final ς).
+  const lower = Array.from(name.normalize("NFC"), (c) => c.toLowerCase()).join("").normalize("NFC");
   const runs = lower.match(/[\p{Alphabetic}\p{N}][\p{Alphabetic}\p{N}\p{M}]*/gu) ?? [];
   let slug = "";
   let bytes = 0;
