@@ -19,7 +19,7 @@ pub(crate) const MAX_SLUG_BYTES: usize = 255;
 /// no letter or digit.
 pub fn slug(name: &str) -> String {
     // Character by character: `str::to_lowercase`'s final-sigma rule would cost the module
-    // 6 KB (gzipped) of tables for one Greek letter's end-of-word form. Lowercasing can leave
+    // 5.7 KB (gzipped) of tables for one Greek letter's end-of-word form. Lowercasing can leave
     // a string that is not NFC: normalise again before filtering.
     let lower: String = nfc(name).chars().flat_map(char::to_lowercase).collect();
     let lower = nfc(&lower);
