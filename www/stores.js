@@ -13,15 +13,29 @@
 /** At most this many stores can be mounted at once (SPEC §5). */
 export const MAX_MOUNTS = 8;
 
+/** The longest slug, in bytes of UTF-8. */
+const MAX_SLUG_BYTES = 255;
+
 /**
- * A store's mount slug (SPEC §5): lowercased, each run of characters other than a-z0-9 one `-`.
+ * A store's mount slug, as the core makes it (docs/TOOL.md#stores-and-slugs): the name in NFC,
+ * lowercased character by character; letters and digits of every script kept, with the
+ * combining marks right after them; each run of other characters one `-`; cut to 255 bytes of
+ * UTF-8 at a character.
  * @param {string} name
  */
 export function slugOf(name) {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+  // Code point by code point, as the core lowercases (Σ is always σ, never the final ς).
+  const lower = Array.from(name.normalize("NFC"), (c) => c.toLowerCase()).join("").normalize("NFC");
+  const runs = lower.match(/[\p{Alphabetic}\p{N}][\p{Alphabetic}\p{N}\p{M}]*/gu) ?? [];
+  let slug = "";
+  let bytes = 0;
+  for (const c of runs.join("-")) {
+    const cp = /** @type {number} */ (c.codePointAt(0));
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (bytes > MAX_SLUG_BYTES) break;
+    slug += c;
+  }
+  return slug.replace(/-$/, "");
 }
 
 /**
@@ -33,7 +47,7 @@ export function storeNameProblem(name, existing) {
   if (name.trim() === "") return "Give the store a name.";
   if (name !== name.trim()) return "A store name cannot start or end with a space.";
   if (name.length > 255) return "Keep the name under 256 characters.";
-  if (slugOf(name) === "") return "The name needs at least one letter or digit (a-z, 0-9): it names the store's folder.";
+  if (slugOf(name) === "") return "The name needs at least one letter or digit: it names the store's folder.";
   if (existing.some((s) => s.name === name)) return `A store named “${name}” exists already.`;
   const clash = existing.find((s) => s.slug === slugOf(name));
   if (clash) return `“${name}” would share the folder /memories/${clash.slug}/ with “${clash.name}”; pick another name.`;

@@ -101,6 +101,18 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A flag: absent or `null` is `None`; any value other than `true` or `false` is refused
+    /// (a string `"yes"` or a number is not read as `false`).
+    fn boolean(&self, key: &str) -> Result<Option<bool>, ToolError> {
+        match self.0.field(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_bool()
+                .map(Some)
+                .ok_or_else(|| bad(fill("`{}` must be a boolean", &[key]))),
+        }
+    }
+
     fn time(&self, key: &str) -> Result<Option<i64>, ToolError> {
         match self.string(key)? {
             None => Ok(None),
@@ -135,21 +147,23 @@ impl HostCall {
             "memories.update" => {
                 let expected_sha256 = match json.field("precondition") {
                     None => None,
-                    Some(p) => {
+                    Some(p @ Json::Object(_)) => {
                         if p.field("type").and_then(Json::as_str) != Some("content_sha256") {
                             return Err(bad(
                                 "`precondition.type` must be \"content_sha256\"".into()
                             ));
                         }
+                        let hash = Args(p).string("content_sha256").map_err(|_| {
+                            bad("`precondition.content_sha256` must be a string".into())
+                        })?;
                         Some(
-                            Args(p)
-                                .required("content_sha256")
-                                .map_err(|_| {
-                                    bad("`precondition.content_sha256` is required".into())
-                                })?
-                                .to_string(),
+                            hash.ok_or_else(|| {
+                                bad("`precondition.content_sha256` is required".into())
+                            })?
+                            .to_string(),
                         )
                     }
+                    Some(_) => return Err(bad("`precondition` must be an object".into())),
                 };
                 let key = args.path("path")?;
                 let content = args.string("content")?.map(str::to_string);
@@ -196,10 +210,7 @@ impl HostCall {
             "versions.restore" => HostCall::RestoreVersion(args.required("id")?.to_string()),
             "versions.prune" => HostCall::Prune,
             "export" => HostCall::Export {
-                include_versions: json
-                    .field("include_versions")
-                    .and_then(Json::as_bool)
-                    .unwrap_or(false),
+                include_versions: args.boolean("include_versions")?.unwrap_or(false),
             },
             "import" => {
                 let bundle = json
@@ -215,10 +226,7 @@ impl HostCall {
             }
             "stores.create" => HostCall::CreateStore(StoreFields::parse(&json)?),
             "stores.list" => HostCall::ListStores {
-                include_archived: json
-                    .field("include_archived")
-                    .and_then(Json::as_bool)
-                    .unwrap_or(false),
+                include_archived: args.boolean("include_archived")?.unwrap_or(false),
             },
             "stores.get" => HostCall::GetStore(args.required("id")?.to_string()),
             "stores.update" => HostCall::UpdateStore {

@@ -46,7 +46,7 @@ impl StoreFields {
         if let Some(name) = &name {
             if name.chars().count() > MAX_NAME || slug(name).is_empty() {
                 return Err(bad(fill(
-                    "a store's name is 1 to {} characters and holds a letter or digit (it names the store's folder)",
+                    "a store's name is 1 to {} characters and holds a letter or digit of any script (it names the store's folder)",
                     &[&decimal(MAX_NAME as u64)],
                 )));
             }
@@ -61,8 +61,13 @@ impl StoreFields {
                 &[&decimal(MAX_DESCRIPTION as u64)],
             )));
         }
+        let limits = match json.field("limits") {
+            None => None,
+            Some(l @ Json::Object(_)) => Some(l),
+            Some(_) => return Err(bad("`limits` must be an object".into())),
+        };
         let limit = |k: &str| -> Result<Option<Option<i64>>, ToolError> {
-            match json.get("limits").and_then(|l| l.get(k)) {
+            match limits.and_then(|l| l.get(k)) {
                 None => Ok(None),
                 Some(Json::Null) => Ok(Some(None)),
                 Some(v) => match v.as_integer() {

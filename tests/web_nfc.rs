@@ -1,0 +1,266 @@
+//! Names are stored in NFC (docs/TOOL.md#canonical-form). In wasm the core normalises with
+//! the JS engine's `String.prototype.normalize("NFC")`; native builds and `cargo test` use the
+//! `unicode-normalization` tables. Both must give every name the same spelling, or a file
+//! written in the browser could not be found by the spelling the native tests prove. This
+//! compares them in headless Chromium (`wasm-pack test --headless --chrome -- --features wasm
+//! --test web_nfc`) on every scalar value alone, every combining mark after a few bases, the
+//! whole Hangul syllable range, every character with a canonical decomposition (composition
+//! exclusions and singletons among them), and pseudo-random mixtures of those.
+//!
+//! Characters that the browser's Unicode version does not assign yet (`\p{Cn}` to its regular
+//! expressions) may normalise differently: the tables know their combining classes, the
+//! browser does not. Such differences are counted and shown, not failed; any other is a
+//! failure.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{JsString, RegExp};
+use memory_tool_wasm::MemoryPath;
+use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+use unicode_normalization::UnicodeNormalization;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// NFC as the core computes it in wasm.
+fn browser_nfc(s: &str) -> String {
+    String::from(JsString::from(s).normalize("NFC"))
+}
+
+/// `U+0061 U+0301` for "á" decomposed.
+fn code_points(s: &str) -> String {
+    let points: Vec<String> = s
+        .chars()
+        .map(|c| format!("U+{:04X}", u32::from(c)))
+        .collect();
+    points.join(" ")
+}
+
+/// Normalises each case both ways; fails on a difference unless the case holds a character
+/// the browser does not know yet.
+fn compare(label: &str, cases: impl IntoIterator<Item = String>) {
+    let unassigned = RegExp::new(r"\p{Cn}", "u");
+    let (mut checked, mut skew, mut real) = (0usize, Vec::new(), Vec::new());
+    for case in cases {
+        checked += 1;
+        let (browser, tables): (String, String) = (browser_nfc(&case), case.nfc().collect());
+        if browser != tables {
+            let line = format!(
+                "{} → browser {}, tables {}",
+                code_points(&case),
+                code_points(&browser),
+                code_points(&tables)
+            );
+            if unassigned.test(&case) {
+                skew.push(line);
+            } else {
+                real.push(line);
+            }
+        }
+    }
+    console_log!(
+        "{label}: {checked} inputs; {} differ only through characters this browser does not assign{}{}",
+        skew.len(),
+        if skew.is_empty() { "" } else { ", e.g.\n  " },
+        skew.iter().take(5).cloned().collect::<Vec<_>>().join("\n  ")
+    );
+    assert!(
+        real.is_empty(),
+        "{label}: {} of {checked} inputs normalise differently in the browser:\n{}",
+        real.len(),
+        real.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+fn scalars() -> impl Iterator<Item = char> {
+    (0..=0x10_ffff).filter_map(char::from_u32)
+}
+
+/// Characters with a canonical combining class above 0 (the marks NFC reorders).
+fn marks() -> Vec<char> {
+    scalars()
+        .filter(|&c| canonical_combining_class(c) > 0)
+        .collect()
+}
+
+/// Characters whose canonical decomposition is not themselves: precomposed letters, Hangul
+/// syllables, singletons (Ω U+2126 → Ω), composition exclusions (क़ U+0958).
+fn decomposable() -> Vec<char> {
+    scalars()
+        .filter(|&c| {
+            let mut same = true;
+            decompose_canonical(c, |d| same &= d == c);
+            !same
+        })
+        .collect()
+}
+
+fn nfd(s: &str) -> String {
+    s.nfd().collect()
+}
+
+/// Bases the marks go after: Latin vowels, Hangul jamo sequences and a syllable, Greek alpha,
+/// Cyrillic и, Arabic alef, Devanagari ka.
+const BASES: [&str; 11] = [
+    "a",
+    "e",
+    "o",
+    "u",
+    "\u{1100}\u{1161}",
+    "\u{1100}\u{1161}\u{11a8}",
+    "\u{ac00}",
+    "\u{3b1}",
+    "\u{438}",
+    "\u{627}",
+    "\u{915}",
+];
+
+/// Marks of different classes, for ordering pairs: nukta 7, virama 9, sheva 10, horn 216,
+/// dot below 220, ogonek 202, acute 230, ypogegrammeni 240.
+const SECONDS: [char; 8] = [
+    '\u{93c}', '\u{94d}', '\u{5b0}', '\u{31b}', '\u{323}', '\u{328}', '\u{301}', '\u{345}',
+];
+
+#[wasm_bindgen_test]
+fn the_core_normalises_with_the_browser() {
+    let key = MemoryPath::parse("/memories/cafe\u{301}/\u{1100}\u{1161}", false)
+        .map(|p| p.key().to_string());
+    assert_eq!(key, Ok("/caf\u{e9}/\u{ac00}".to_string()));
+}
+
+/// Lists the characters behind any difference the other tests allow: those the tables give a
+/// combining class or a decomposition while this browser does not assign them. They may only be
+/// new marks: a new decomposable character would make composition itself disagree.
+#[wasm_bindgen_test]
+fn characters_the_browser_does_not_assign_yet() {
+    let unassigned = RegExp::new(r"^\p{Cn}$", "u");
+    let mut classed = 0;
+    let mut unknown: Vec<String> = Vec::new();
+    for c in marks().into_iter().chain(decomposable()) {
+        if unassigned.test(&c.to_string()) {
+            classed += usize::from(canonical_combining_class(c) > 0);
+            unknown.push(format!("U+{:04X}", u32::from(c)));
+        }
+    }
+    console_log!(
+        "{} characters with a combining class or a decomposition (tables: Unicode {:?}) are unassigned in this browser ({classed} of them marks): {}",
+        unknown.len(),
+        unicode_normalization::UNICODE_VERSION,
+        unknown.join(" ")
+    );
+    assert_eq!(classed, unknown.len(), "{}", unknown.join(" "));
+}
+
+#[wasm_bindgen_test]
+fn every_scalar_value_alone() {
+    compare("scalar values", scalars().map(String::from));
+}
+
+#[wasm_bindgen_test]
+fn every_combining_mark_after_bases() {
+    let marks = marks();
+    let cases = BASES.iter().flat_map(|base| {
+        marks.iter().flat_map(move |&mark| {
+            let alone = std::iter::once(format!("{base}{mark}"));
+            let pairs = SECONDS.iter().flat_map(move |&second| {
+                [
+                    format!("{base}{mark}{second}"),
+                    format!("{base}{second}{mark}"),
+                ]
+            });
+            alone.chain(pairs)
+        })
+    });
+    compare("marks after bases", cases);
+}
+
+#[wasm_bindgen_test]
+fn hangul_syllables_compose() {
+    let (l, v, t) = (0x1100u32..0x1113, 0x1161u32..0x1176, 0x11a7u32..0x11c4);
+    let jamo = |u: u32| char::from_u32(u).map(String::from).unwrap_or_default();
+    let mut cases = Vec::new();
+    for lead in l.clone() {
+        for vowel in v.clone() {
+            let lv = jamo(lead) + &jamo(vowel);
+            // U+11A7 and U+11C3 lie just outside the trailing consonants that compose.
+            for trail in t.clone() {
+                cases.push(lv.clone() + &jamo(trail));
+            }
+            cases.push(lv);
+        }
+    }
+    // Precomposed LV and LVT syllables followed by a trailing consonant or a mark.
+    for syllable in 0xac00u32..=0xd7a3 {
+        for next in [0x11a7, 0x11a8, 0x11c2, 0x11c3, 0x301] {
+            cases.push(jamo(syllable) + &jamo(next));
+        }
+    }
+    // Old jamo, which do not compose, next to modern ones.
+    for (a, b) in [
+        (0x1113, 0x1161),
+        (0x1100, 0x1176),
+        (0x115f, 0x1161),
+        (0x1100, 0x1160),
+    ] {
+        cases.push(jamo(a) + &jamo(b));
+        cases.push(jamo(a) + &jamo(b) + &jamo(0x11a8));
+    }
+    compare("Hangul", cases);
+}
+
+#[wasm_bindgen_test]
+fn decompositions_exclusions_and_singletons() {
+    let cases = decomposable().into_iter().flat_map(|c| {
+        let decomposed = nfd(&c.to_string());
+        [
+            decomposed.clone(),
+            format!("{decomposed}\u{301}"),
+            format!("{decomposed}\u{323}\u{301}"),
+            format!("{c}\u{301}"),
+            format!("{c}\u{323}"),
+            format!("a{c}"),
+        ]
+    });
+    compare("canonical decompositions", cases);
+}
+
+/// xorshift64*: the same sequence on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        items.get(self.below(items.len()))
+    }
+}
+
+#[wasm_bindgen_test]
+fn pseudo_random_mixtures() {
+    let marks = marks();
+    let decomposable = decomposable();
+    let jamo: Vec<char> = (0x1100..0x1200).filter_map(char::from_u32).collect();
+    let all: Vec<char> = scalars().collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut cases = Vec::new();
+    for _ in 0..5000 {
+        let mut case = String::new();
+        for _ in 0..1 + rng.below(12) {
+            let piece = match rng.below(7) {
+                0 => rng.pick(&all).map(|c| c.to_string()),
+                1 | 2 => rng.pick(&marks).map(|c| c.to_string()),
+                3 => rng.pick(&BASES).map(|b| b.to_string()),
+                4 => rng.pick(&jamo).map(|c| c.to_string()),
+                5 => rng.pick(&decomposable).map(|c| c.to_string()),
+                _ => rng.pick(&decomposable).map(|c| nfd(&c.to_string())),
+            };
+            case.push_str(&piece.unwrap_or_default());
+        }
+        cases.push(case);
+    }
+    compare("pseudo-random mixtures", cases);
+}
