@@ -204,7 +204,7 @@ pub(crate) fn parse_store_path_checked(
 }
 
 /// `s` in Unicode NFC, without copying when it already is.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm")))]
 pub(crate) fn nfc(s: &str) -> String {
     use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
     if is_nfc_quick(s.chars()) == IsNormalized::Yes {
@@ -215,7 +215,7 @@ pub(crate) fn nfc(s: &str) -> String {
 }
 
 /// `s` in Unicode NFC, by the JS engine (a pure call: nothing re-enters the core).
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub(crate) fn nfc(s: &str) -> String {
     if s.is_ascii() {
         return s.to_string();
