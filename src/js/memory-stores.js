@@ -4,7 +4,9 @@
 // history like any memory. A store's own memories live in the storage's store named by its id.
 
 import { MemoryToolError, toStorageError } from "./errors.js";
-import { chooseStorage, openRegistry } from "./memory-tool.js";
+import { isPlainObject } from "./arguments.js";
+import { chooseStorage } from "./options.js";
+import { openRegistry } from "./registry.js";
 
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 /** @typedef {import("./index.js").MemoryStore} MemoryStore */
@@ -230,9 +232,4 @@ function storeId(call, id) {
 /** @param {string} message */
 function invalidInput(message) {
   return new MemoryToolError("INVALID_INPUT", message);
-}
-
-/** @param {unknown} value */
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
