@@ -1,7 +1,8 @@
-// The transaction driver: runs one core Task inside one storage transaction, answering the
-// rounds of reads it asks for, then issuing its writes there, and resolves with its outcome
-// once the transaction committed (docs/ARCHITECTURE.md, "The wasm boundary"). It never awaits
-// anything but the transaction's own requests. It does not load the wasm: the Task comes in.
+// The transaction driver: runs one core Task in storage transactions (one, for a task of one
+// mount), answering the rounds of reads it asks for and issuing its writes in the same
+// transaction, and resolves with its outcome once storage committed (docs/ARCHITECTURE.md,
+// "The wasm boundary"). It never awaits anything but the transactions' own requests. It does
+// not load the wasm: the caller's Engine made the Task, so any build of the core works.
 
 import { MemoryToolError, messageOf, toStorageError } from "./errors.js";
 import { decide, textOrBytes } from "./policy.js";
@@ -109,103 +110,219 @@ export function outcomeOf(task) {
 }
 
 /**
- * Runs one core task inside one storage transaction and resolves with its outcome once the
- * transaction has committed. Storage failures reject with a storage MemoryToolError; errors
- * of the core itself (bugs) reject as they were thrown. Always frees the task.
- * @param {StoreHandle} handle
+ * Where a read was issued: the mount and the transaction of its store.
+ * @typedef {{ mount: number, tx: StorageTx }} Site
+ */
+
+/**
+ * Options of `perform`.
+ * @typedef {object} PerformOptions
+ * @property {(done: number, total: number) => void} [progress] hears how many of the
+ *   outcome's writes storage has carried out: (0, total) before the first, then as they complete
+ * @property {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
+ */
+
+/**
+ * Runs one core task and resolves with its outcome once every transaction it used has
+ * committed. A task of one mount (`task.mount()` ≥ 0) runs inside one transaction of that
+ * mount's store: every round of reads, then the writes. The view of `/memories` over several
+ * mounts (`task.mount()` is -1) names the mount of each read; a round's reads of the mount
+ * whose answer ended the last round go on that transaction, the others on one new transaction
+ * per mount (a transaction is active only inside its own callbacks). Such a task only reads.
+ * Storage failures reject with a storage MemoryToolError; errors of the core itself (bugs)
+ * reject as they were thrown. Always frees the task.
+ * @param {ReadonlyArray<StoreHandle>} handles the stores of the Engine's mounts, in mount
+ *   order (one for a single store)
  * @param {Task} task
- * @param {(done: number, total: number) => void} [progress] hears how many of the outcome's
- *   writes storage has carried out: (0, total) before the first, then as they complete
- * @param {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
+ * @param {PerformOptions} [options]
  * @returns {Promise<Outcome>}
  */
-export async function perform(handle, task, progress, beforeWrite) {
+export async function perform(handles, task, options = {}) {
+  const { progress, beforeWrite } = options;
+  /** The mount whose store the task reads and writes; -1: each read names its mount. */
+  const home = task.mount();
+  if (home >= 0 && !handles[home]) {
+    task.free();
+    throw new Error(`memory-tool-wasm: the core sent a command to mount ${home}, which does not exist`);
+  }
   /** @type {Outcome | undefined} */
   let outcome;
   /** The core's first failure wins over the abort it causes. */
   const calls = new CoreCalls();
   const core = calls.run;
-  /** Set once the transaction settled: a late callback from a faulty storage is ignored. */
+  /** Set once the task settled: a late callback from a faulty storage is ignored. */
   let settled = false;
   /** Whether `task.prepare()` is still to be called (once, for a task that may write). */
   let prepare = false;
+  /** @type {import("./index.js").TransactionMode} */
+  let mode = "readonly";
+  /** The transactions the task started, each settling without rejecting (see `failure`). */
+  /** @type {Promise<void>[]} */
+  const transactions = [];
+  /** The first failure of a transaction. @type {{ error: unknown } | null} */
+  let failure = null;
+  /**
+   * The transaction whose body or request callback is running: reads of its mount go there.
+   * @type {Site | null}
+   */
+  let current = null;
 
-  /** @param {StorageTx} tx */
-  const body = (tx) => {
-    const round = () => {
-      const reads = core(() => JSON.parse(task.reads()));
-      let pending = reads.length;
-      if (pending === 0) {
-        next();
-        return;
-      }
-      /** @type {boolean[]} */
-      const answered = [];
-      /**
-       * @param {number} index
-       * @param {() => void} supply
-       */
-      const answer = (index, supply) => {
-        if (settled) return;
-        if (answered[index]) {
-          throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
-        }
-        answered[index] = true;
-        calls.supply(supply);
-        // A synchronous storage answers inside the loop below; `pending` was set first.
-        if (--pending === 0) next();
-      };
-      reads.forEach((/** @type {any} */ read, /** @type {number} */ index) => {
-        issueRead(tx, read, index, task, answer, core, beforeWrite);
+  /**
+   * Starts a transaction on the store of `mount`, with `body` inside it.
+   * @param {number} mount
+   * @param {() => void} body
+   */
+  const begin = (mount, body) => {
+    let started;
+    try {
+      started = handles[mount].transaction(mode, (tx) => {
+        current = { mount, tx };
+        body();
       });
-      // While storage answers the first round of a write: the core's work that needs no read.
-      if (prepare && pending > 0) core(() => task.prepare());
-      prepare = false;
-    };
-    const next = () => {
-      if (core(() => task.resume())) finish();
-      else round();
-    };
-    const finish = () => {
-      outcome = core(() => outcomeOf(task));
-      const writes = outcome.writes ?? [];
-      // Take every byte array from the core before the first request, so a failure of the
-      // core cannot leave the transaction half written.
-      const bytes = writes.map((write) =>
-        write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
-      );
-      tx.beginWrites?.();
-      if (!progress || outcome.isError) {
-        writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
-        tx.endWrites?.();
-        return;
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    transactions.push(
+      Promise.resolve(started).catch((error) => {
+        failure ??= { error };
+      }),
+    );
+  };
+
+  /**
+   * A round's reads by the mount whose store answers them, mounts in the order they appear.
+   * @param {Array<{ mount?: unknown }>} reads
+   * @returns {Map<number, number[]>}
+   */
+  const byMount = (reads) => {
+    /** @type {Map<number, number[]>} */
+    const groups = new Map();
+    reads.forEach((read, index) => {
+      const mount = home >= 0 ? home : read.mount;
+      if (typeof mount !== "number" || !handles[mount]) {
+        core(() => {
+          throw new Error(`memory-tool-wasm: a read across mounts names no mount: ${JSON.stringify(read)}`);
+        });
       }
-      // A transaction carries out its requests in order, so a cheap read issued after a batch
-      // of writes answers once that batch is done: progress without asking storage for more
-      // than the interface has.
-      const total = writes.length;
-      const step = Math.max(1, Math.floor(total / 100));
-      notify(progress, 0, total);
-      writes.forEach((write, i) => {
-        issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core);
-        const done = i + 1;
-        if (done % step === 0 || done === total) {
-          tx.getFile("", () => {
-            if (!settled) notify(progress, done, total);
-          });
-        }
-      });
+      const list = groups.get(/** @type {number} */ (mount)) ?? [];
+      list.push(index);
+      groups.set(/** @type {number} */ (mount), list);
+    });
+    return groups;
+  };
+
+  const round = () => {
+    const reads = core(() => JSON.parse(task.reads()));
+    let pending = reads.length;
+    if (pending === 0) {
+      next();
+      return;
+    }
+    /** @type {boolean[]} */
+    const answered = [];
+    /** @type {Site[]} */
+    const sites = [];
+    /**
+     * @param {number} index
+     * @param {() => void} supply
+     */
+    const answer = (index, supply) => {
+      if (settled) return;
+      if (answered[index]) {
+        throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
+      }
+      answered[index] = true;
+      calls.supply(supply);
+      // This callback is its transaction's: the next round may issue reads on it.
+      current = sites[index];
+      // A synchronous storage answers inside the loop below; `pending` was set first.
+      if (--pending === 0) next();
+    };
+    /**
+     * @param {number} mount
+     * @param {number[]} indexes
+     */
+    const issue = (mount, indexes) => {
+      const tx = /** @type {Site} */ (current).tx;
+      for (const index of indexes) {
+        sites[index] = { mount, tx };
+        issueRead(tx, reads[index], index, task, answer, core, beforeWrite);
+      }
+    };
+    const here = current;
+    for (const [mount, indexes] of byMount(reads)) {
+      if (here !== null && here.mount === mount) {
+        current = here;
+        issue(mount, indexes);
+      } else {
+        begin(mount, () => issue(mount, indexes));
+      }
+    }
+    // While storage answers the first round of a write: the core's work that needs no read.
+    if (prepare && pending > 0) core(() => task.prepare());
+    prepare = false;
+  };
+  const next = () => {
+    if (core(() => task.resume())) finish();
+    else round();
+  };
+  const finish = () => {
+    outcome = core(() => outcomeOf(task));
+    const writes = outcome.writes ?? [];
+    if (home < 0) {
+      // Reading every mount, the task has no one store its writes could go to.
+      if (writes.length > 0) {
+        core(() => {
+          throw new Error("memory-tool-wasm: a command that reads every mount asked to write");
+        });
+      }
+      return;
+    }
+    const tx = /** @type {Site} */ (current).tx;
+    // Take every byte array from the core before the first request, so a failure of the
+    // core cannot leave the transaction half written.
+    const bytes = writes.map((write) =>
+      write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
+    );
+    tx.beginWrites?.();
+    if (!progress || outcome.isError) {
+      writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
       tx.endWrites?.();
-    };
-    round();
+      return;
+    }
+    // A transaction carries out its requests in order, so a cheap read issued after a batch
+    // of writes answers once that batch is done: progress without asking storage for more
+    // than the interface has.
+    const total = writes.length;
+    const step = Math.max(1, Math.floor(total / 100));
+    notify(progress, 0, total);
+    writes.forEach((write, i) => {
+      issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core);
+      const done = i + 1;
+      if (done % step === 0 || done === total) {
+        tx.getFile("", () => {
+          if (!settled) notify(progress, done, total);
+        });
+      }
+    });
+    tx.endWrites?.();
   };
 
   try {
     // Refused by the input or path checks: the outcome is known without touching storage.
     if (task.done()) return outcomeOf(task);
-    const mode = core(() => /** @type {"readonly" | "readwrite"} */ (task.mode()));
+    mode = core(() => /** @type {"readonly" | "readwrite"} */ (task.mode()));
     prepare = mode === "readwrite";
-    await handle.transaction(mode, body);
+    // A task of one mount: its transaction first, so its writes have one even after a round
+    // with no reads. The view over several mounts: its first round starts each mount's.
+    if (home >= 0) begin(home, round);
+    else round();
+    // A transaction is only started from the task's start or from a callback of one still
+    // running, so once the last of the list settled, no other is to come.
+    for (let i = 0; i < transactions.length; i++) await transactions[i];
+    // Set by the transactions' rejection handlers (out of this function's sight for tsc).
+    const failed = /** @type {{ error: unknown } | null} */ (failure);
+    if (failed) throw failed.error;
     if (outcome === undefined) {
       throw new MemoryToolError(
         "STORAGE_FAILED",
@@ -218,74 +335,6 @@ export async function perform(handle, task, progress, beforeWrite) {
     throw toStorageError(error);
   } finally {
     settled = true;
-    task.free();
-  }
-}
-
-/**
- * Runs a task that reads several mounts (the view of `/memories` over several stores): each
- * round's reads name their `mount`, and are answered in one readonly transaction per mount
- * involved. Such a task never writes. Errors as `perform`; always frees the task.
- * @param {StoreHandle[]} handles the mounts' handles, in mount order
- * @param {Task} task
- * @param {BeforeWrite} [beforeWrite]
- * @returns {Promise<Outcome>}
- */
-export async function performAcross(handles, task, beforeWrite) {
-  /** The core's first failure wins over storage's. */
-  const calls = new CoreCalls();
-  const core = calls.run;
-  try {
-    let ready = task.done();
-    while (!ready) {
-      const reads = core(() => JSON.parse(task.reads()));
-      /** @type {Map<number, number[]>} read indexes by mount */
-      const byMount = new Map();
-      reads.forEach((/** @type {{ mount?: unknown }} */ read, /** @type {number} */ index) => {
-        const mount = read.mount;
-        if (typeof mount !== "number" || !handles[mount]) {
-          core(() => {
-            throw new Error(`memory-tool-wasm: a read across mounts names no mount: ${JSON.stringify(read)}`);
-          });
-        }
-        const list = byMount.get(/** @type {number} */ (mount)) ?? [];
-        list.push(index);
-        byMount.set(/** @type {number} */ (mount), list);
-      });
-      /** @type {boolean[]} */
-      const answered = [];
-      /**
-       * @param {number} index
-       * @param {() => void} supply
-       */
-      const answer = (index, supply) => {
-        if (answered[index]) throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
-        answered[index] = true;
-        calls.supply(supply);
-      };
-      await Promise.all(
-        [...byMount].map(([mount, indexes]) =>
-          handles[mount].transaction("readonly", (tx) => {
-            for (const index of indexes) issueRead(tx, reads[index], index, task, answer, core, beforeWrite);
-          }),
-        ),
-      );
-      if (reads.some((/** @type {unknown} */ _, /** @type {number} */ i) => !answered[i])) {
-        throw new MemoryToolError("STORAGE_FAILED", "The storage finished the transaction before answering every read.");
-      }
-      ready = core(() => task.resume());
-    }
-    const outcome = core(() => outcomeOf(task));
-    if ((outcome.writes ?? []).length > 0) {
-      core(() => {
-        throw new Error("memory-tool-wasm: a command that reads every mount asked to write");
-      });
-    }
-    return outcome;
-  } catch (error) {
-    if (calls.failure) throw calls.failure.error;
-    throw toStorageError(error);
-  } finally {
     task.free();
   }
 }

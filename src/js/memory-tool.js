@@ -15,7 +15,7 @@ import {
   toBytes,
   versionFilters,
 } from "./arguments.js";
-import { BIG_TEXT, outcomeOf, perform, performAcross, utf8 } from "./driver.js";
+import { BIG_TEXT, outcomeOf, perform, utf8 } from "./driver.js";
 import { changeFeed, eventScope, eventsOf } from "./events.js";
 import { entropy, newSessionId } from "./ids.js";
 import { invalidOptions, readOptions } from "./options.js";
@@ -60,6 +60,8 @@ export class MemoryTool {
   #engine;
   /** The mounted stores, in mount order (one for a single store). @type {Mounted[]} */
   #mounts;
+  /** Their handles, in mount order, for the driver. @type {StoreHandle[]} */
+  #handles;
   /** This tool's session id (`session_…`). @type {string} */
   #session;
   /** The session id recorded in versions, or null (single-store tools keep the plain actors). */
@@ -98,6 +100,7 @@ export class MemoryTool {
     if (token !== OPENING) throw new TypeError("Use MemoryTool.open(options) to get a MemoryTool.");
     this.#engine = engine;
     this.#mounts = mounts;
+    this.#handles = mounts.map((mount) => mount.handle);
     this.#session = newSessionId();
     // Versions say which session wrote them when the tool mounts named stores (issue 4); a
     // single store keeps the actors the versions API has always shown.
@@ -524,22 +527,10 @@ export class MemoryTool {
    * @returns {Promise<Outcome>}
    */
   async #perform(task, progress) {
-    const index = task.mount();
-    if (index < 0) {
-      return performAcross(
-        this.#mounts.map((mount) => mount.handle),
-        task,
-        this.#beforeWrite,
-      );
-    }
-    const mount = this.#mounts[index];
-    if (!mount) {
-      task.free();
-      throw new Error(`memory-tool-wasm: the core sent a command to mount ${index}, which does not exist`);
-    }
-    const outcome = await perform(mount.handle, task, progress, this.#beforeWrite);
+    const mount = this.#mounts[task.mount()];
+    const outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
     const writes = outcome.writes ?? [];
-    if (writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
+    if (mount && writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
     return outcome;
   }
 

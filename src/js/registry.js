@@ -135,7 +135,7 @@ export async function openRegistry(storage) {
       } catch (error) {
         throw new MemoryToolError("INVALID_INPUT", `${name}: the arguments have no JSON form (${messageOf(error)}).`);
       }
-      const outcome = await perform(handle, engine.startHost(json, Date.now(), entropy(), API_ACTOR, 0));
+      const outcome = await perform([handle], engine.startHost(json, Date.now(), entropy(), API_ACTOR, 0));
       if (outcome.isError) throw hostError(outcome);
       return outcome.value;
     },
