@@ -16,6 +16,9 @@ const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
  * in `detail`, and each also as a property of the error.
  */
 export class MemoryToolError extends Error {
+  /** Always "MemoryToolError" (set first thing after `super`, as the constructor did). @readonly */
+  name = /** @type {const} */ ("MemoryToolError");
+
   /**
    * @param {string} code stable error code
    * @param {string} message what went wrong, for the host's developer
@@ -23,7 +26,6 @@ export class MemoryToolError extends Error {
    */
   constructor(code, message, options) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "MemoryToolError";
     /** @type {string} */
     this.code = code;
     const detail = options?.detail;

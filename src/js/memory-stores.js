@@ -14,9 +14,13 @@ import { openRegistry } from "./registry.js";
 /** Guards the constructor: MemoryStores come from `MemoryStores.open`. */
 const OPENING = Symbol("MemoryStores.open");
 
-const FIELD_NAMES = ["name", "description", "limits"];
-/** Limit names as the records spell them, and the camelCase `MemoryTool.open` uses. */
-const LIMIT_ALIASES = /** @type {Record<string, string>} */ ({
+/** The fields of a store's create or update (`CreateStoreParams`' keys). */
+export const FIELD_NAMES = /** @type {const} */ (["name", "description", "limits"]);
+/**
+ * Limit names as the records spell them, and the camelCase `MemoryTool.open` uses
+ * (`MemoryStoreLimitsInput`' keys).
+ */
+export const LIMIT_ALIASES = /** @type {const} */ ({
   max_file_bytes: "max_file_bytes",
   max_files: "max_files",
   maxFileBytes: "max_file_bytes",
@@ -193,7 +197,7 @@ function storeFields(call, params) {
   if (!isPlainObject(params)) throw invalidInput(`${call}: the fields must be an object { name, description, limits }.`);
   const given = /** @type {Record<string, unknown>} */ (params);
   for (const name of Object.keys(given)) {
-    if (!FIELD_NAMES.includes(name)) {
+    if (!/** @type {readonly string[]} */ (FIELD_NAMES).includes(name)) {
       throw invalidInput(`${call}: unknown field \`${name}\`; the fields are ${FIELD_NAMES.join(", ")}.`);
     }
   }
@@ -206,7 +210,8 @@ function storeFields(call, params) {
     /** @type {Record<string, unknown>} */
     const limits = {};
     for (const [name, value] of Object.entries(/** @type {object} */ (given.limits))) {
-      const key = Object.hasOwn(LIMIT_ALIASES, name) ? LIMIT_ALIASES[name] : undefined;
+      const aliases = /** @type {Record<string, string>} */ (LIMIT_ALIASES);
+      const key = Object.hasOwn(aliases, name) ? aliases[name] : undefined;
       if (key === undefined) {
         throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are max_file_bytes and max_files.`);
       }

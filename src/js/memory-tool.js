@@ -393,12 +393,12 @@ export class MemoryTool {
   }
 
   /**
-   * Imports a bundle in one transaction: all of it or nothing. Every hash is checked first
-   * (`INVALID_BUNDLE`); `onConflict` says what to do with a memory whose place is taken
-   * (`"fail"`, the default, throws `PATH_CONFLICT` and imports nothing). `onProgress` hears
-   * `{ done, total }` storage writes: once with 0 before writing, then about every 1%. With
-   * several mounts, `store` says which store receives it (default the first).
-   * @param {Bundle} bundle
+   * Imports a bundle (or its JSON text) in one transaction: all of it or nothing. Every hash
+   * is checked first (`INVALID_BUNDLE`); `onConflict` says what to do with a memory whose
+   * place is taken (`"fail"`, the default, throws `PATH_CONFLICT` and imports nothing).
+   * `onProgress` hears `{ done, total }` storage writes: once with 0 before writing, then about
+   * every 1%. With several mounts, `store` says which store receives it (default the first).
+   * @param {Bundle | string} bundle
    * @param {import("./index.js").ImportOptions} [options]
    * @returns {Promise<import("./index.js").ImportResult>}
    */

@@ -13,8 +13,11 @@ import { InMemoryStorage } from "./storage-memory.js";
 /** @typedef {import("./index.js").MemoryAccess} MemoryAccess */
 /** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
 
-/** The options `MemoryTool.open` takes, in the order its messages name them. */
-const OPTION_NAMES = [
+/**
+ * The options `MemoryTool.open` takes, in the order its messages name them (the type test
+ * holds them equal to `MemoryToolOptions`' keys).
+ */
+export const OPTION_NAMES = /** @type {const} */ ([
   "store",
   "storage",
   "access",
@@ -25,11 +28,17 @@ const OPTION_NAMES = [
   "retentionDays",
   "secretFilter",
   "beforeWrite",
-];
-/** The fields of one of the `mounts`. */
-const MOUNT_OPTION_NAMES = ["store", "access", "instructions"];
+]);
+/** The fields of one of the `mounts` (`MountOptions`' keys). */
+export const MOUNT_OPTION_NAMES = /** @type {const} */ (["store", "access", "instructions"]);
 /** The names under `limits`. */
-const LIMIT_NAMES = ["maxFileBytes", "maxFiles"];
+export const LIMIT_NAMES = /** @type {const} */ (["maxFileBytes", "maxFiles"]);
+/**
+ * Whether `name` is one of `names`.
+ * @param {readonly string[]} names
+ * @param {string} name
+ */
+const isOneOf = (names, name) => names.includes(name);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -46,7 +55,7 @@ export function readOptions(options) {
   if (!isPlainObject(options)) throw invalidOptions("The options must be an object.");
   const given = /** @type {Record<string, unknown>} */ (options);
   for (const name of Object.keys(given)) {
-    if (!OPTION_NAMES.includes(name)) {
+    if (!isOneOf(OPTION_NAMES, name)) {
       throw invalidOptions(`Unknown option \`${name}\`; the options are ${OPTION_NAMES.join(", ")}.`);
     }
   }
@@ -79,7 +88,7 @@ export function readOptions(options) {
   const limits = given.limits ?? {};
   if (!isPlainObject(limits)) throw invalidOptions("`limits` must be an object.");
   for (const [name, value] of Object.entries(/** @type {object} */ (limits))) {
-    if (!LIMIT_NAMES.includes(name)) {
+    if (!isOneOf(LIMIT_NAMES, name)) {
       throw invalidOptions(`Unknown limit \`${name}\`; the limits are ${LIMIT_NAMES.join(", ")}.`);
     }
     if (value === undefined) continue;
@@ -147,7 +156,7 @@ function readMounts(mounts) {
   return mounts.map((mount, i) => {
     if (!isPlainObject(mount)) throw invalidOptions(`\`mounts[${i}]\` must be an object { store, access, instructions }.`);
     for (const name of Object.keys(mount)) {
-      if (!MOUNT_OPTION_NAMES.includes(name)) {
+      if (!isOneOf(MOUNT_OPTION_NAMES, name)) {
         throw invalidOptions(
           `Unknown option \`mounts[${i}].${name}\`; a mount has ${MOUNT_OPTION_NAMES.join(", ")}.`,
         );
