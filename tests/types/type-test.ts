@@ -12,41 +12,48 @@ import type { FIELD_NAMES, LIMIT_ALIASES } from "../../src/js/memory-stores.js";
 
 /** A method as what it takes and what it gives, compared as values (not bivariantly). */
 type Signature<F> = F extends (...args: infer P) => infer R ? { takes: P; gives: R } : F;
-/** A type's members, each method as its `Signature`. */
-type Surface<T> = { [K in keyof T]: Signature<T[K]> };
+/** Whether `X` and `Y` are each assignable to the other. */
+type Mutual<X, Y> = [X] extends [Y] ? ([Y] extends [X] ? true : false) : false;
 /**
- * A class's static side (without the prototype), each `open` giving the `Surface` of what it
- * opens: the code's class and the declared one are never the same type (private `#fields`
- * make a class nominal), only the same shape.
+ * The names of the members of `A` and `B` that differ: on one side only, or taking or giving
+ * other types. Member by member, on purpose: tsc compares two instances of one generic type
+ * by their type arguments, where methods are bivariant, and would miss a narrowed parameter.
  */
-type Statics<C> = { [K in keyof Omit<C, "prototype">]: Opener<C[K]> };
-type Opener<F> = F extends (...args: infer P) => Promise<infer R> ? { takes: P; gives: Surface<R> } : Signature<F>;
+type Drift<A, B> = {
+  [K in keyof A | keyof B]: K extends keyof A
+    ? K extends keyof B
+      ? Mutual<Signature<A[K]>, Signature<B[K]>> extends true
+        ? never
+        : K
+      : K
+    : K;
+}[keyof A | keyof B];
+/** The members of `T` that take or give `any`, which `Mutual` cannot tell from anything. */
+type MembersWithAny<T> = {
+  [K in keyof T]-?: IsAny<T[K]> extends true
+    ? K
+    : T[K] extends (...args: infer P) => infer R
+      ? true extends IsAny<Awaited<R>> | { [I in keyof P]: IsAny<P[I]> }[number]
+        ? K
+        : never
+      : never;
+}[keyof T];
+type IsAny<T> = 0 extends 1 & T ? true : false;
+/** A class's static side, without the prototype. */
+type Statics<C> = Omit<C, "prototype">;
 
-/**
- * Compiles only when `A` and `B` are each assignable to the other; otherwise tsc says which
- * member differs, and how.
- */
-type Both<A, B> = { codeIsDeclared: (code: A) => B; declaredIsCode: (declared: B) => A };
-function same<A, B>(check: Both<A, B>): void {
+/** Compiles only when `A` and `B` are each assignable to the other: say, `Drift<…>` and never. */
+function same<A, B>(check: { codeIsDeclared: (code: A) => B; declaredIsCode: (declared: B) => A }): void {
   void check;
 }
 const identity = <T>(value: T) => value;
 const both = { codeIsDeclared: identity, declaredIsCode: identity };
 
-/**
- * The members of `T` that take or give `any` (which is assignable both ways to anything, so
- * would pass every check here): must be none on the code's side.
- */
-type MembersWithAny<T> = {
-  [K in keyof T]-?: IsAny<T[K]> extends true
-    ? K
-    : T[K] extends (...args: infer P) => infer R
-      ? true extends IsAny<Awaited<R>> | { [I in keyof P]: IsAny<P[I]> }[number] ? K : never
-      : never;
-}[keyof T];
-type IsAny<T> = 0 extends 1 & T ? true : false;
+// The entries export the same values.
+same<keyof typeof Code, keyof typeof Declared>(both);
+same<keyof typeof CodeAnthropic, keyof typeof DeclaredAnthropic>(both);
 
-// Nothing the code exposes is typed `any`.
+// Nothing the code exposes takes or gives `any`.
 same<MembersWithAny<Code.MemoryTool>, never>(both);
 same<MembersWithAny<typeof Code.MemoryTool>, never>(both);
 same<MembersWithAny<Code.MemoryStores>, never>(both);
@@ -56,40 +63,40 @@ same<MembersWithAny<Code.IndexedDbStorage>, never>(both);
 same<MembersWithAny<Code.InMemoryStorage>, never>(both);
 same<MembersWithAny<typeof CodeAnthropic>, never>(both);
 
-// The entries export the same values.
-same<keyof typeof Code, keyof typeof Declared>(both);
-same<keyof typeof CodeAnthropic, keyof typeof DeclaredAnthropic>(both);
-
-// MemoryTool: its members and `open`.
-same<Surface<Code.MemoryTool>, Surface<Declared.MemoryTool>>(both);
-same<Statics<typeof Code.MemoryTool>, Statics<typeof Declared.MemoryTool>>(both);
-
-// MemoryStores: its members and `open`.
-same<Surface<Code.MemoryStores>, Surface<Declared.MemoryStores>>(both);
-same<Statics<typeof Code.MemoryStores>, Statics<typeof Declared.MemoryStores>>(both);
+// MemoryTool and MemoryStores: their members, and `open` (what it takes; it gives the class,
+// whose members are compared: the code's class and the declared one are never one type,
+// since private `#fields` make a class nominal).
+same<Drift<Code.MemoryTool, Declared.MemoryTool>, never>(both);
+same<Drift<Statics<typeof Code.MemoryTool>, Statics<typeof Declared.MemoryTool>>, "open">(both);
+same<Parameters<typeof Code.MemoryTool.open>, Parameters<typeof Declared.MemoryTool.open>>(both);
+same<ReturnType<typeof Code.MemoryTool.open>, Promise<Code.MemoryTool>>(both);
+same<ReturnType<typeof Declared.MemoryTool.open>, Promise<Declared.MemoryTool>>(both);
+same<Drift<Code.MemoryStores, Declared.MemoryStores>, never>(both);
+same<Drift<Statics<typeof Code.MemoryStores>, Statics<typeof Declared.MemoryStores>>, "open">(both);
+same<Parameters<typeof Code.MemoryStores.open>, Parameters<typeof Declared.MemoryStores.open>>(both);
+same<ReturnType<typeof Code.MemoryStores.open>, Promise<Code.MemoryStores>>(both);
+same<ReturnType<typeof Declared.MemoryStores.open>, Promise<Declared.MemoryStores>>(both);
 
 // MemoryToolError: its members and its constructor. The details are copied onto an error at
 // run time, where JavaScript has no optional property: `detail` and each detail property are
 // compared as what reading them gives.
 type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 type Details = "detail" | NamedKeys<Declared.MemoryToolErrorDetail>;
-// (Not nothing: the rest is compared member by member.)
-same<Extract<keyof Omit<Declared.MemoryToolError, Details>, "code" | "name">, "code" | "name">(both);
-same<Surface<Omit<Code.MemoryToolError, Details>>, Surface<Omit<Declared.MemoryToolError, Details>>>(both);
+same<Drift<Omit<Code.MemoryToolError, Details>, Omit<Declared.MemoryToolError, Details>>, never>(both);
+same<Extract<keyof Omit<Declared.MemoryToolError, Details>, "code" | "name">, "code" | "name">(both); // (not vacuous)
 same<Code.MemoryToolError["detail"], Declared.MemoryToolError["detail"]>(both);
 same<ConstructorParameters<typeof Code.MemoryToolError>, ConstructorParameters<typeof Declared.MemoryToolError>>(both);
 
 // The storages: their members and constructors; each is a MemoryStorage.
-same<Surface<Code.IndexedDbStorage>, Surface<Declared.IndexedDbStorage>>(both);
+same<Drift<Code.IndexedDbStorage, Declared.IndexedDbStorage>, never>(both);
 same<ConstructorParameters<typeof Code.IndexedDbStorage>, ConstructorParameters<typeof Declared.IndexedDbStorage>>(both);
-same<Surface<Code.InMemoryStorage>, Surface<Declared.InMemoryStorage>>(both);
+same<Drift<Code.InMemoryStorage, Declared.InMemoryStorage>, never>(both);
 same<ConstructorParameters<typeof Code.InMemoryStorage>, ConstructorParameters<typeof Declared.InMemoryStorage>>(both);
 identity<Declared.MemoryStorage>(null as unknown as Code.IndexedDbStorage);
 identity<Declared.MemoryStorage>(null as unknown as Code.InMemoryStorage);
 
 // The anthropic entry's functions.
-same<Signature<typeof CodeAnthropic.memoryTool>, Signature<typeof DeclaredAnthropic.memoryTool>>(both);
-same<Signature<typeof CodeAnthropic.sdkHandlers>, Signature<typeof DeclaredAnthropic.sdkHandlers>>(both);
+same<Drift<typeof CodeAnthropic, typeof DeclaredAnthropic>, never>(both);
 
 // The options the code accepts (it refuses any other name) are the ones declared.
 same<(typeof OPTION_NAMES)[number], keyof Declared.MemoryToolOptions>(both);
