@@ -1,10 +1,11 @@
 // The floor each command is measured against: a hand-written IndexedDB transaction, in the page,
 // with no wasm and no adapter, issuing the same requests as the package does for that command
-// over the same schema (src/js/storage-indexeddb.js, version 2: `files` by path with unique index
-// `id`, `contents` by content key, `versions` by id with indexes `memory` and `content`):
+// over the same schema (src/js/indexeddb-schema.js, version 3: `files` by path with unique index
+// `id`, `contents` by content key, `versions` by id with indexes `memory` and `content`,
+// `listing` by `{path}\0{size}` key):
 // the same reads in the same rounds (a round's requests in parallel, the next round once they
 // have all answered), then the same writes of records of the same shape and the same bytes, in
-// one transaction over the same three object stores with the same durability. The records and
+// one transaction over the same four object stores with the same durability. The records and
 // bytes it writes are made before the clock starts (hashing, rendering and text editing are the
 // core's job, which is what the ratio measures); it only reads what the next round needs
 // (`files.get(path).content` for the content read).

@@ -132,7 +132,7 @@ const probe = {
 
   /**
    * Lead (a): `view /memories` part by part, driving the core by hand as the adapter does
-   * (src/js/memory-tool.js `perform`): the IndexedDB getAllKeys of the listing store (schema
+   * (src/js/driver.js `perform`): the IndexedDB getAllKeys of the listing store (schema
    * version 3: one `{path}\0{size}` key per file); joining the keys; TextEncoder and
    * `task.supplyUtf8` (into wasm and the core's parse); `resume` (the listing);
    * `outcomeWithoutText()` and `text()` (out of wasm) and JSON.parse of the outcome. Beside it, the whole `tool.execute`, and what version 2 read

@@ -78,9 +78,10 @@ else
 fi
 
 if [ -n "$(find src/js -type f \( -name '*.js' -o -name '*.ts' \) 2>/dev/null)" ]; then
-  # The JS imports pkg/, so its types come from the build.
+  # The JS imports pkg/, so its types come from the build. Then the type test: the
+  # hand-written .d.ts against the JSDoc types of the code, in both directions.
   if [ "$build_ok" -eq 1 ]; then
-    step typecheck "tsc -p tsconfig.json"
+    step typecheck "tsc -p tsconfig.json && tsc -p tests/types/tsconfig.json"
   else
     not_run typecheck "build failed"
   fi

@@ -1,5 +1,6 @@
-// The one error type of the package, and the one place where storage failures
-// (IndexedDB's DOMExceptions above all) become our stable codes.
+// The one error type of the package, the one place where storage failures (IndexedDB's
+// DOMExceptions above all) become our stable codes, and the error a host call throws for the
+// core's error outcome. Imports nothing, so every entry (anthropic.js too) may use it.
 
 /** Properties of an error that details never overwrite. */
 const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
@@ -15,6 +16,9 @@ const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
  * in `detail`, and each also as a property of the error.
  */
 export class MemoryToolError extends Error {
+  /** Always "MemoryToolError" (set first thing after `super`, as the constructor did). @readonly */
+  name = /** @type {const} */ ("MemoryToolError");
+
   /**
    * @param {string} code stable error code
    * @param {string} message what went wrong, for the host's developer
@@ -22,7 +26,6 @@ export class MemoryToolError extends Error {
    */
   constructor(code, message, options) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "MemoryToolError";
     /** @type {string} */
     this.code = code;
     const detail = options?.detail;
@@ -99,6 +102,32 @@ export function toStorageError(error) {
  */
 export function modelTextFor(error) {
   return error.code === "QUOTA_EXCEEDED" ? MODEL_TEXTS.QUOTA_EXCEEDED : MODEL_TEXTS.STORAGE_FAILED;
+}
+
+/**
+ * The error a host call throws for an error outcome of the core: the core's code (default
+ * `INVALID_INPUT`), its text without the model's "Error: " prefix, and its details (an
+ * object `value`) on the error.
+ * @param {{ content: unknown, code?: string, value?: unknown }} outcome
+ * @returns {MemoryToolError}
+ */
+export function hostError(outcome) {
+  const text = typeof outcome.content === "string" ? outcome.content : JSON.stringify(outcome.content);
+  const value = outcome.value;
+  const detail =
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? /** @type {Record<string, unknown>} */ (value)
+      : undefined;
+  return new MemoryToolError(outcome.code ?? "INVALID_INPUT", text.replace(/^Error: /, ""), { detail });
+}
+
+/**
+ * The message of anything thrown: an Error's `message`, else the value as a string.
+ * @param {unknown} error
+ * @returns {string}
+ */
+export function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**

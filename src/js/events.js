@@ -6,6 +6,8 @@
 /** @typedef {import("./index.js").ChangeListener} ChangeListener */
 /** @typedef {import("./index.js").VersionRecord} VersionRecord */
 /** @typedef {import("./index.js").EventScope} EventScope */
+/** @typedef {import("./index.js").StoreHandle} StoreHandle */
+/** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 
 /** Marks our messages on a channel, so anything else posted there is ignored. */
 const MESSAGE_KIND = "memory-tool-wasm/changes";
@@ -34,6 +36,22 @@ export function eventsOf(store, writes) {
     });
   }
   return events;
+}
+
+/**
+ * Where a store's change events go: the handle's own scope (IndexedDB: its database), else
+ * the storage object and store name (two tools over one InMemoryStorage and store share data).
+ * @param {StoreHandle} handle
+ * @param {MemoryStorage} storage
+ * @param {string} store
+ * @returns {EventScope}
+ */
+export function eventScope(handle, storage, store) {
+  const scope = handle.eventScope;
+  if (typeof scope === "object" && scope !== null && typeof scope.key === "object" && scope.key !== null) {
+    return { key: scope.key, name: String(scope.name ?? ""), channel: typeof scope.channel === "string" ? scope.channel : null };
+  }
+  return { key: storage, name: store, channel: null };
 }
 
 /** Feeds by scope key, then by name: one feed per store per context. */

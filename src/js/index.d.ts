@@ -93,13 +93,13 @@ export type MemoryToolErrorCode =
 /**
  * Details some host errors carry (also copied onto the error itself):
  * `PRECONDITION_FAILED` has `current_content_sha256` and `expected_content_sha256`;
- * `PATH_CONFLICT` has `conflicting_path` and, when a memory is in the way,
- * `conflicting_memory_id`; `REDACT_HEAD` has `memory_id`.
+ * `PATH_CONFLICT` has `conflicting_path` and `conflicting_memory_id` (null when what is in
+ * the way is a directory, not a memory); `REDACT_HEAD` has `memory_id`.
  */
 export interface MemoryToolErrorDetail {
   current_content_sha256?: string;
   expected_content_sha256?: string;
-  conflicting_memory_id?: string;
+  conflicting_memory_id?: string | null;
   conflicting_path?: string;
   memory_id?: string;
   [key: string]: unknown;
@@ -121,8 +121,8 @@ export class MemoryToolError extends Error {
   current_content_sha256?: string;
   /** `PRECONDITION_FAILED`: the sha the call expected. */
   expected_content_sha256?: string;
-  /** `PATH_CONFLICT`: the memory in the way, if a memory is. */
-  conflicting_memory_id?: string;
+  /** `PATH_CONFLICT`: the memory in the way; null when a directory is. */
+  conflicting_memory_id?: string | null;
   /** `PATH_CONFLICT`: the path in the way. */
   conflicting_path?: string;
   /** `REDACT_HEAD`: the live memory whose head the version is. */
@@ -284,7 +284,7 @@ export interface MemorySummary {
   content_sha256: string;
   content_size_bytes: number;
   /** The head version (`memver_…`); null for a memory stored before versions existed. */
-  memory_version_id?: string | null;
+  memory_version_id: string | null;
   created_at: Rfc3339;
   updated_at: Rfc3339;
 }
@@ -364,7 +364,6 @@ export interface MemoriesApi {
 /** What a version records. A rename is `modified` with the new path. */
 export type VersionOperation = "created" | "modified" | "deleted";
 
-/** Who made a change. */
 /**
  * Who made a change. A tool opened with `mounts` also records its `session_id` (see
  * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through.
@@ -752,9 +751,10 @@ export interface IndexedDbStorageOptions {
 }
 
 /**
- * Storage in the page's IndexedDB: one database per store (schema version 2: `files`,
- * `contents`, `versions`), one transaction per command. Change events cross tabs and workers
- * on the BroadcastChannel named like the database (`dbPrefix + store`).
+ * Storage in the page's IndexedDB: one database per store (schema version 3: `files`,
+ * `contents`, `versions`, `listing`; older databases are upgraded in place on open), one
+ * transaction per command. Change events cross tabs and workers on the BroadcastChannel
+ * named like the database (`dbPrefix + store`).
  */
 export class IndexedDbStorage implements MemoryStorage {
   constructor(options?: IndexedDbStorageOptions);

@@ -4,7 +4,9 @@
 // history like any memory. A store's own memories live in the storage's store named by its id.
 
 import { MemoryToolError, toStorageError } from "./errors.js";
-import { chooseStorage, openRegistry } from "./memory-tool.js";
+import { isPlainObject } from "./arguments.js";
+import { chooseStorage } from "./options.js";
+import { openRegistry } from "./registry.js";
 
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 /** @typedef {import("./index.js").MemoryStore} MemoryStore */
@@ -12,9 +14,13 @@ import { chooseStorage, openRegistry } from "./memory-tool.js";
 /** Guards the constructor: MemoryStores come from `MemoryStores.open`. */
 const OPENING = Symbol("MemoryStores.open");
 
-const FIELD_NAMES = ["name", "description", "limits"];
-/** Limit names as the records spell them, and the camelCase `MemoryTool.open` uses. */
-const LIMIT_ALIASES = /** @type {Record<string, string>} */ ({
+/** The fields of a store's create or update (`CreateStoreParams`' keys). */
+export const FIELD_NAMES = /** @type {const} */ (["name", "description", "limits"]);
+/**
+ * Limit names as the records spell them, and the camelCase `MemoryTool.open` uses
+ * (`MemoryStoreLimitsInput`' keys).
+ */
+export const LIMIT_ALIASES = /** @type {const} */ ({
   max_file_bytes: "max_file_bytes",
   max_files: "max_files",
   maxFileBytes: "max_file_bytes",
@@ -191,7 +197,7 @@ function storeFields(call, params) {
   if (!isPlainObject(params)) throw invalidInput(`${call}: the fields must be an object { name, description, limits }.`);
   const given = /** @type {Record<string, unknown>} */ (params);
   for (const name of Object.keys(given)) {
-    if (!FIELD_NAMES.includes(name)) {
+    if (!/** @type {readonly string[]} */ (FIELD_NAMES).includes(name)) {
       throw invalidInput(`${call}: unknown field \`${name}\`; the fields are ${FIELD_NAMES.join(", ")}.`);
     }
   }
@@ -204,7 +210,8 @@ function storeFields(call, params) {
     /** @type {Record<string, unknown>} */
     const limits = {};
     for (const [name, value] of Object.entries(/** @type {object} */ (given.limits))) {
-      const key = Object.hasOwn(LIMIT_ALIASES, name) ? LIMIT_ALIASES[name] : undefined;
+      const aliases = /** @type {Record<string, string>} */ (LIMIT_ALIASES);
+      const key = Object.hasOwn(aliases, name) ? aliases[name] : undefined;
       if (key === undefined) {
         throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are max_file_bytes and max_files.`);
       }
@@ -230,9 +237,4 @@ function storeId(call, id) {
 /** @param {string} message */
 function invalidInput(message) {
   return new MemoryToolError("INVALID_INPUT", message);
-}
-
-/** @param {unknown} value */
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,476 @@
+// The transaction driver: runs one core Task in storage transactions (one, for a task of one
+// mount), answering the rounds of reads it asks for and issuing its writes in the same
+// transaction, and resolves with its outcome once storage committed (docs/ARCHITECTURE.md,
+// "The wasm boundary"). It never awaits anything but the transactions' own requests. It does
+// not load the wasm: the caller's Engine made the Task, so any build of the core works.
+
+import { MemoryToolError, messageOf, toStorageError } from "./errors.js";
+import { decide, textOrBytes } from "./policy.js";
+
+/** @typedef {import("./index.js").StoreHandle} StoreHandle */
+/** @typedef {import("./index.js").StorageTx} StorageTx */
+/** @typedef {import("./index.js").ToolResultContent} ToolResultContent */
+/** @typedef {import("./index.js").MemoryToolErrorCode} MemoryToolErrorCode */
+/** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
+/** @typedef {import("../../pkg/memory_tool_wasm.js").Task} Task */
+
+/**
+ * What the core decided, read by `outcomeOf` (docs/ARCHITECTURE.md).
+ * @typedef {object} Outcome
+ * @property {ToolResultContent} content
+ * @property {boolean} isError
+ * @property {MemoryToolErrorCode} [code]
+ * @property {Write[]} writes
+ * @property {unknown} [value]
+ */
+/**
+ * One write of an outcome, in the order storage must carry them out.
+ * @typedef {{ op: "putFile", record: import("./index.js").FileRecord }
+ *   | { op: "deleteFile", path: string }
+ *   | { op: "putContent", id: string, bytes: number }
+ *   | { op: "deleteContent", id: string }
+ *   | { op: "putVersion", record: import("./index.js").VersionRecord }
+ *   | { op: "deleteVersion", id: string }} Write
+ */
+
+/**
+ * Calls into the core for one task, remembering its first failure: that error is the one to
+ * report, rather than the transaction abort it causes.
+ */
+class CoreCalls {
+  /** @type {{ error: unknown } | null} */
+  failure = null;
+
+  /**
+   * @template T
+   * @param {() => T} call
+   * @returns {T}
+   */
+  run = (call) => {
+    try {
+      return call();
+    } catch (error) {
+      this.failure ??= { error };
+      throw error;
+    }
+  };
+
+  /**
+   * Gives the core a storage answer. A trap is a bug of the core; anything else means the
+   * answer was unusable (a record of the wrong shape: corrupt or foreign data).
+   * @param {() => void} supply
+   */
+  supply(supply) {
+    try {
+      supply();
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        this.failure ??= { error };
+        throw error;
+      }
+      throw new MemoryToolError(
+        "STORAGE_FAILED",
+        `The storage answered a read with data the core cannot use (${messageOf(error)}).`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/**
+ * Texts longer than this go into wasm as UTF-8 made by TextEncoder: wasm-bindgen copies a
+ * string with a JS loop per character (~2 µs per KB), TextEncoder in native code.
+ */
+export const BIG_TEXT = 2048;
+/** The encoder of those texts (inputs of the `…Utf8` start calls, big answers). */
+export const utf8 = new TextEncoder();
+
+/**
+ * Answers read `index` with `text` (JSON, or a listing).
+ * @param {Task} task
+ * @param {number} index
+ * @param {string} text
+ */
+function supplyText(task, index, text) {
+  if (text.length > BIG_TEXT) task.supplyUtf8(index, utf8.encode(text));
+  else task.supply(index, text);
+}
+
+/**
+ * The outcome of a finished task (`task.done()` or `task.resume()` said so). A text result
+ * crosses on its own (`task.text()`), not inside the JSON: no escaping in the core, no
+ * JSON.parse of it here.
+ * @param {Task} task
+ * @returns {Outcome}
+ */
+export function outcomeOf(task) {
+  const outcome = /** @type {Outcome} */ (JSON.parse(task.outcomeWithoutText()));
+  if (outcome.content === null) outcome.content = task.text();
+  return outcome;
+}
+
+/**
+ * Where a read was issued: the mount and the transaction of its store.
+ * @typedef {{ mount: number, tx: StorageTx }} Site
+ */
+
+/**
+ * Options of `perform`.
+ * @typedef {object} PerformOptions
+ * @property {(done: number, total: number) => void} [progress] hears how many of the
+ *   outcome's writes storage has carried out: (0, total) before the first, then as they complete
+ * @property {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
+ */
+
+/**
+ * Runs one core task and resolves with its outcome once every transaction it used has
+ * committed. A task of one mount (`task.mount()` ≥ 0) runs inside one transaction of that
+ * mount's store: every round of reads, then the writes. The view of `/memories` over several
+ * mounts (`task.mount()` is -1) names the mount of each read; a round's reads of the mount
+ * whose answer ended the last round go on that transaction, the others on one new transaction
+ * per mount (a transaction is active only inside its own callbacks). Such a task only reads.
+ * Storage failures reject with a storage MemoryToolError; errors of the core itself (bugs)
+ * reject as they were thrown. Always frees the task.
+ * @param {ReadonlyArray<StoreHandle>} handles the stores of the Engine's mounts, in mount
+ *   order (one for a single store)
+ * @param {Task} task
+ * @param {PerformOptions} [options]
+ * @returns {Promise<Outcome>}
+ */
+export async function perform(handles, task, options = {}) {
+  const { progress, beforeWrite } = options;
+  /** The mount whose store the task reads and writes; -1: each read names its mount. */
+  const home = task.mount();
+  if (home >= 0 && !handles[home]) {
+    task.free();
+    throw new Error(`memory-tool-wasm: the core sent a command to mount ${home}, which does not exist`);
+  }
+  /** @type {Outcome | undefined} */
+  let outcome;
+  /** The core's first failure wins over the abort it causes. */
+  const calls = new CoreCalls();
+  const core = calls.run;
+  /** Set once the task settled: a late callback from a faulty storage is ignored. */
+  let settled = false;
+  /** Whether `task.prepare()` is still to be called (once, for a task that may write). */
+  let prepare = false;
+  /** @type {import("./index.js").TransactionMode} */
+  let mode = "readonly";
+  /** The transactions the task started, each settling without rejecting (see `failure`). */
+  /** @type {Promise<void>[]} */
+  const transactions = [];
+  /** The first failure of a transaction. @type {{ error: unknown } | null} */
+  let failure = null;
+  /**
+   * The transaction whose body or request callback is running: reads of its mount go there.
+   * @type {Site | null}
+   */
+  let current = null;
+
+  /**
+   * Starts a transaction on the store of `mount`, with `body` inside it.
+   * @param {number} mount
+   * @param {() => void} body
+   */
+  const begin = (mount, body) => {
+    let started;
+    try {
+      started = handles[mount].transaction(mode, (tx) => {
+        current = { mount, tx };
+        body();
+      });
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    transactions.push(
+      Promise.resolve(started).catch((error) => {
+        failure ??= { error };
+      }),
+    );
+  };
+
+  /**
+   * A round's reads by the mount whose store answers them, mounts in the order they appear.
+   * @param {Array<{ mount?: unknown }>} reads
+   * @returns {Map<number, number[]>}
+   */
+  const byMount = (reads) => {
+    /** @type {Map<number, number[]>} */
+    const groups = new Map();
+    reads.forEach((read, index) => {
+      const mount = home >= 0 ? home : read.mount;
+      if (typeof mount !== "number" || !handles[mount]) {
+        core(() => {
+          throw new Error(`memory-tool-wasm: a read across mounts names no mount: ${JSON.stringify(read)}`);
+        });
+      }
+      const list = groups.get(/** @type {number} */ (mount)) ?? [];
+      list.push(index);
+      groups.set(/** @type {number} */ (mount), list);
+    });
+    return groups;
+  };
+
+  const round = () => {
+    const reads = core(() => JSON.parse(task.reads()));
+    let pending = reads.length;
+    if (pending === 0) {
+      next();
+      return;
+    }
+    /** @type {boolean[]} */
+    const answered = [];
+    /** @type {Site[]} */
+    const sites = [];
+    /**
+     * @param {number} index
+     * @param {() => void} supply
+     */
+    const answer = (index, supply) => {
+      if (settled) return;
+      if (answered[index]) {
+        throw new MemoryToolError("STORAGE_FAILED", "The storage answered one read twice.");
+      }
+      answered[index] = true;
+      calls.supply(supply);
+      // This callback is its transaction's: the next round may issue reads on it.
+      current = sites[index];
+      // A synchronous storage answers inside the loop below; `pending` was set first.
+      if (--pending === 0) next();
+    };
+    /**
+     * @param {number} mount
+     * @param {number[]} indexes
+     */
+    const issue = (mount, indexes) => {
+      const tx = /** @type {Site} */ (current).tx;
+      for (const index of indexes) {
+        sites[index] = { mount, tx };
+        issueRead(tx, reads[index], index, task, answer, core, beforeWrite);
+      }
+    };
+    const here = current;
+    for (const [mount, indexes] of byMount(reads)) {
+      if (here !== null && here.mount === mount) {
+        current = here;
+        issue(mount, indexes);
+      } else {
+        begin(mount, () => issue(mount, indexes));
+      }
+    }
+    // While storage answers the first round of a write: the core's work that needs no read.
+    if (prepare && pending > 0) core(() => task.prepare());
+    prepare = false;
+  };
+  const next = () => {
+    if (core(() => task.resume())) finish();
+    else round();
+  };
+  const finish = () => {
+    outcome = core(() => outcomeOf(task));
+    const writes = outcome.writes ?? [];
+    if (home < 0) {
+      // Reading every mount, the task has no one store its writes could go to.
+      if (writes.length > 0) {
+        core(() => {
+          throw new Error("memory-tool-wasm: a command that reads every mount asked to write");
+        });
+      }
+      return;
+    }
+    const tx = /** @type {Site} */ (current).tx;
+    // Take every byte array from the core before the first request, so a failure of the
+    // core cannot leave the transaction half written.
+    const bytes = writes.map((write) =>
+      write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
+    );
+    tx.beginWrites?.();
+    if (!progress || outcome.isError) {
+      writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+      tx.endWrites?.();
+      return;
+    }
+    // A transaction carries out its requests in order, so a cheap read issued after a batch
+    // of writes answers once that batch is done: progress without asking storage for more
+    // than the interface has.
+    const total = writes.length;
+    const step = Math.max(1, Math.floor(total / 100));
+    notify(progress, 0, total);
+    writes.forEach((write, i) => {
+      issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core);
+      const done = i + 1;
+      if (done % step === 0 || done === total) {
+        tx.getFile("", () => {
+          if (!settled) notify(progress, done, total);
+        });
+      }
+    });
+    tx.endWrites?.();
+  };
+
+  try {
+    // Refused by the input or path checks: the outcome is known without touching storage.
+    if (task.done()) return outcomeOf(task);
+    mode = core(() => /** @type {"readonly" | "readwrite"} */ (task.mode()));
+    prepare = mode === "readwrite";
+    // A task of one mount: its transaction first, so its writes have one even after a round
+    // with no reads. The view over several mounts: its first round starts each mount's.
+    if (home >= 0) begin(home, round);
+    else round();
+    // A transaction is only started from the task's start or from a callback of one still
+    // running, so once the last of the list settled, no other is to come.
+    for (let i = 0; i < transactions.length; i++) await transactions[i];
+    // Set by the transactions' rejection handlers (out of this function's sight for tsc).
+    const failed = /** @type {{ error: unknown } | null} */ (failure);
+    if (failed) throw failed.error;
+    if (outcome === undefined) {
+      throw new MemoryToolError(
+        "STORAGE_FAILED",
+        "The storage finished the transaction before answering every read.",
+      );
+    }
+    return outcome;
+  } catch (error) {
+    if (calls.failure) throw calls.failure.error;
+    throw toStorageError(error);
+  } finally {
+    settled = true;
+    task.free();
+  }
+}
+
+/**
+ * Issues one read of the core's round on `tx`; its answer goes back through `answer`.
+ * @param {StorageTx} tx
+ * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number, source?: string }} read
+ * @param {number} index
+ * @param {Task} task
+ * @param {(index: number, supply: () => void) => void} answer
+ * @param {<T>(call: () => T) => T} core
+ * @param {BeforeWrite} [beforeWrite]
+ */
+function issueRead(tx, read, index, task, answer, core, beforeWrite) {
+  /** @param {unknown} value */
+  const json = (value) => answer(index, () => supplyText(task, index, JSON.stringify(value)));
+  const path = /** @type {string} */ (read.path);
+  const id = /** @type {string} */ (read.id);
+  switch (read.kind) {
+    case "file":
+      tx.getFile(path, (record) => json(record ?? null));
+      return;
+    case "subtree":
+      tx.getSubtree(path, (records) => json(records));
+      return;
+    case "listing": {
+      // Not JSON: the entries joined with "\n" (a path holds no control character).
+      /** @param {string[]} entries */
+      const listing = (entries) => answer(index, () => supplyText(task, index, entries.join("\n")));
+      if (typeof tx.getListing === "function") tx.getListing(path, listing);
+      else tx.getSubtree(path, (records) => listing(records.map((r) => `${r.path}\u0000${r.size}`)));
+      return;
+    }
+    case "hasChildren":
+      tx.hasChildren(path, (yes) => json(Boolean(yes)));
+      return;
+    case "count":
+      tx.countFiles((n) => json(n));
+      return;
+    case "content":
+      tx.getContent(id, (bytes) => answer(index, () => task.supplyBytes(index, bytes ?? undefined)));
+      return;
+    case "fileById":
+      tx.getFileById(id, (record) => json(record ?? null));
+      return;
+    case "version":
+      tx.getVersion(id, (record) => json(record ?? null));
+      return;
+    case "versionsDesc":
+      tx.getVersionsDesc(read.memoryId ?? null, read.below ?? null, /** @type {number} */ (read.limit), (records) =>
+        json(records),
+      );
+      return;
+    case "versionsBelow":
+      tx.getVersionsBelow(id, (records) => json(records));
+      return;
+    case "versionsWithContent":
+      tx.getVersionIdsWithContent(id, (ids) => json(ids));
+      return;
+    case "newestVersionId":
+      tx.getNewestVersionId((newest) => json(newest ?? null));
+      return;
+    case "versionIds":
+      tx.getVersionIds((ids) => json(ids));
+      return;
+    case "policy": {
+      // Asked here, inside the transaction, and answered at once: the hook decides
+      // synchronously, so the transaction never waits on anything but its own requests.
+      if (!beforeWrite) {
+        core(() => {
+          throw new Error("memory-tool-wasm: the core asked for a write policy that was not set");
+        });
+        return;
+      }
+      const policy = beforeWrite;
+      answer(index, () => {
+        const bytes = core(() => task.readBytes(index));
+        const source = /** @type {import("./index.js").WriteSource} */ (String(read.source));
+        const decision = decide(policy, { path, content: textOrBytes(bytes), source });
+        if (decision.rewrite) task.supplyBytes(index, decision.rewrite);
+        else task.supply(index, JSON.stringify(decision.answer));
+      });
+      return;
+    }
+    default:
+      core(() => {
+        throw new Error(`memory-tool-wasm: the core asked for an unknown read: ${JSON.stringify(read)}`);
+      });
+  }
+}
+
+/**
+ * Issues one write of the core's outcome on `tx`.
+ * @param {StorageTx} tx
+ * @param {Write} write
+ * @param {Uint8Array} bytes the bytes of a `putContent` write
+ * @param {<T>(call: () => T) => T} core
+ */
+function issueWrite(tx, write, bytes, core) {
+  switch (write.op) {
+    case "putFile":
+      tx.putFile(write.record);
+      return;
+    case "deleteFile":
+      tx.deleteFile(write.path);
+      return;
+    case "putContent":
+      tx.putContent(write.id, bytes);
+      return;
+    case "deleteContent":
+      tx.deleteContent(write.id);
+      return;
+    case "putVersion":
+      tx.putVersion(write.record);
+      return;
+    case "deleteVersion":
+      tx.deleteVersion(write.id);
+      return;
+    default:
+      core(() => {
+        throw new Error(`memory-tool-wasm: the core asked for an unknown write: ${JSON.stringify(write)}`);
+      });
+  }
+}
+
+/**
+ * Calls a progress callback; what it throws is its own business, never the import's.
+ * @param {(done: number, total: number) => void} progress
+ * @param {number} done
+ * @param {number} total
+ */
+function notify(progress, done, total) {
+  try {
+    progress(done, total);
+  } catch {
+    // The import goes on: a progress display failing must not lose the user's data.
+  }
+}

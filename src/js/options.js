@@ -1,0 +1,212 @@
+// The options of `MemoryTool.open` (and the `storage` option `MemoryStores.open` shares):
+// checked, with a message that says what is wrong (`INVALID_OPTIONS`), and turned into the
+// Engine's configuration, the storage, and the mounts to plan. The values' limits are the
+// core's to check (the Engine refuses a configuration it cannot use).
+
+import { MemoryToolError, messageOf } from "./errors.js";
+import { isPlainObject } from "./arguments.js";
+import { REGISTRY_STORE, RESERVED_PREFIX } from "./registry.js";
+import { IndexedDbStorage } from "./storage-indexeddb.js";
+import { InMemoryStorage } from "./storage-memory.js";
+
+/** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
+/** @typedef {import("./index.js").MemoryAccess} MemoryAccess */
+/** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
+
+/**
+ * The options `MemoryTool.open` takes, in the order its messages name them (the type test
+ * holds them equal to `MemoryToolOptions`' keys).
+ */
+export const OPTION_NAMES = /** @type {const} */ ([
+  "store",
+  "storage",
+  "access",
+  "mounts",
+  "limits",
+  "maxViewChars",
+  "createOverwrites",
+  "retentionDays",
+  "secretFilter",
+  "beforeWrite",
+]);
+/** The fields of one of the `mounts` (`MountOptions`' keys). */
+export const MOUNT_OPTION_NAMES = /** @type {const} */ (["store", "access", "instructions"]);
+/** The names under `limits`. */
+export const LIMIT_NAMES = /** @type {const} */ (["maxFileBytes", "maxFiles"]);
+/**
+ * Whether `name` is one of `names`.
+ * @param {readonly string[]} names
+ * @param {string} name
+ */
+const isOneOf = (names, name) => names.includes(name);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Checks `MemoryTool.open`'s options; throws `INVALID_OPTIONS` with what is wrong. Returns
+ * the storage to use, the Engine's configuration (defaults of every mount), the write
+ * policy, and either the single store and its access or the mounts (`mounts` non-null).
+ * @param {unknown} options
+ * @returns {{ storage: MemoryStorage, engineConfig: Record<string, number | boolean>,
+ *   beforeWrite: BeforeWrite | undefined, store: string, access: MemoryAccess,
+ *   mounts: Array<{ store: string, access?: MemoryAccess, instructions?: unknown }> | null }}
+ */
+export function readOptions(options) {
+  if (options === undefined) options = {};
+  if (!isPlainObject(options)) throw invalidOptions("The options must be an object.");
+  const given = /** @type {Record<string, unknown>} */ (options);
+  for (const name of Object.keys(given)) {
+    if (!isOneOf(OPTION_NAMES, name)) {
+      throw invalidOptions(`Unknown option \`${name}\`; the options are ${OPTION_NAMES.join(", ")}.`);
+    }
+  }
+
+  const mounts = given.mounts === undefined ? null : readMounts(given.mounts);
+  if (mounts && given.store !== undefined) {
+    throw invalidOptions("`store` and `mounts` cannot both be given: mount the store instead.");
+  }
+  if (mounts && given.access !== undefined) {
+    throw invalidOptions("With `mounts`, access is per mount: give each mount its own `access`.");
+  }
+
+  const store = given.store ?? "memories";
+  if (typeof store !== "string" || store === "") {
+    throw invalidOptions("`store` must be a non-empty string.");
+  }
+  if (store.startsWith(RESERVED_PREFIX)) {
+    throw invalidOptions(
+      `\`store\` names starting with "${RESERVED_PREFIX}" are reserved (the store registry is "${REGISTRY_STORE}").`,
+    );
+  }
+
+  const access = /** @type {MemoryAccess} */ (given.access ?? "read_write");
+  if (access !== "read_write" && access !== "read_only") {
+    throw invalidOptions('`access` must be "read_write" or "read_only".');
+  }
+
+  /** @type {Record<string, number | boolean>} */
+  const engineConfig = {};
+  const limits = given.limits ?? {};
+  if (!isPlainObject(limits)) throw invalidOptions("`limits` must be an object.");
+  for (const [name, value] of Object.entries(/** @type {object} */ (limits))) {
+    if (!isOneOf(LIMIT_NAMES, name)) {
+      throw invalidOptions(`Unknown limit \`${name}\`; the limits are ${LIMIT_NAMES.join(", ")}.`);
+    }
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < 0) {
+      throw invalidOptions(`\`limits.${name}\` must be a whole number, 0 or more.`);
+    }
+    engineConfig[name] = /** @type {number} */ (value);
+  }
+  if (given.maxViewChars !== undefined) {
+    // Its minimum is the core's to say (the Engine refuses values too small to show a line).
+    if (!Number.isSafeInteger(given.maxViewChars)) {
+      throw invalidOptions("`maxViewChars` must be a whole number.");
+    }
+    engineConfig.maxViewChars = /** @type {number} */ (given.maxViewChars);
+  }
+  if (given.createOverwrites !== undefined) {
+    if (typeof given.createOverwrites !== "boolean") {
+      throw invalidOptions("`createOverwrites` must be a boolean.");
+    }
+    engineConfig.createOverwrites = given.createOverwrites;
+  }
+  if (given.retentionDays !== undefined) {
+    const days = given.retentionDays;
+    const ms = typeof days === "number" ? Math.round(days * DAY_MS) : NaN;
+    if (!(typeof days === "number" && days >= 0 && Number.isSafeInteger(ms))) {
+      throw invalidOptions("`retentionDays` must be a number of days, 0 or more.");
+    }
+    engineConfig.retentionMs = ms;
+  }
+  if (given.secretFilter !== undefined) {
+    if (typeof given.secretFilter !== "boolean") {
+      throw invalidOptions("`secretFilter` must be a boolean.");
+    }
+    engineConfig.secretFilter = given.secretFilter;
+  }
+  /** @type {BeforeWrite | undefined} */
+  let beforeWrite;
+  if (given.beforeWrite !== undefined) {
+    if (typeof given.beforeWrite !== "function") {
+      throw invalidOptions("`beforeWrite` must be a function ({ path, content, source }) => decision.");
+    }
+    beforeWrite = /** @type {BeforeWrite} */ (given.beforeWrite);
+    engineConfig.writeHook = true;
+  }
+
+  return {
+    storage: chooseStorage(given.storage, "MemoryTool.open"),
+    engineConfig,
+    beforeWrite,
+    store,
+    access,
+    mounts,
+  };
+}
+
+/**
+ * Checks the `mounts` option's shape (the core checks the rest against the stores' records).
+ * @param {unknown} mounts
+ * @returns {Array<{ store: string, access?: MemoryAccess, instructions?: unknown }>}
+ */
+function readMounts(mounts) {
+  if (!Array.isArray(mounts)) {
+    throw invalidOptions("`mounts` must be an array of { store, access, instructions }.");
+  }
+  return mounts.map((mount, i) => {
+    if (!isPlainObject(mount)) throw invalidOptions(`\`mounts[${i}]\` must be an object { store, access, instructions }.`);
+    for (const name of Object.keys(mount)) {
+      if (!isOneOf(MOUNT_OPTION_NAMES, name)) {
+        throw invalidOptions(
+          `Unknown option \`mounts[${i}].${name}\`; a mount has ${MOUNT_OPTION_NAMES.join(", ")}.`,
+        );
+      }
+    }
+    const { store, access, instructions } = /** @type {Record<string, unknown>} */ (mount);
+    if (typeof store !== "string" || store === "") {
+      throw invalidOptions(`\`mounts[${i}].store\` must be a store id (from MemoryStores).`);
+    }
+    if (access !== undefined && access !== "read_write" && access !== "read_only") {
+      throw invalidOptions(`\`mounts[${i}].access\` must be "read_write" or "read_only".`);
+    }
+    return { store, access: /** @type {MemoryAccess | undefined} */ (access), instructions };
+  });
+}
+
+/**
+ * The storage an `open` call asked for: `"indexeddb"`, `"memory"`, a storage object as given,
+ * or (left out) IndexedDB where it exists, else memory. Throws `INVALID_OPTIONS`, naming `who`.
+ * @param {unknown} storage the `storage` option
+ * @param {string} who the call, for messages
+ * @returns {MemoryStorage}
+ */
+export function chooseStorage(storage, who) {
+  if (storage === undefined) {
+    return typeof globalThis.indexedDB === "object" && globalThis.indexedDB !== null
+      ? new IndexedDbStorage()
+      : new InMemoryStorage();
+  }
+  try {
+    if (storage === "indexeddb") return new IndexedDbStorage();
+  } catch (error) {
+    // No IndexedDB here: the constructor's INVALID_OPTIONS, said by the call that was given it.
+    throw new MemoryToolError("INVALID_OPTIONS", `${who}: ${messageOf(error)}`);
+  }
+  if (storage === "memory") return new InMemoryStorage();
+  if (typeof storage === "object" && storage !== null && typeof (/** @type {any} */ (storage).open) === "function") {
+    return /** @type {MemoryStorage} */ (storage);
+  }
+  throw new MemoryToolError(
+    "INVALID_OPTIONS",
+    `${who}: \`storage\` must be "indexeddb", "memory" or a storage object with an \`open(store)\` method.`,
+  );
+}
+
+/**
+ * `MemoryTool.open`'s error for bad options.
+ * @param {string} message what is wrong
+ * @returns {MemoryToolError}
+ */
+export function invalidOptions(message) {
+  return new MemoryToolError("INVALID_OPTIONS", `MemoryTool.open: ${message}`);
+}

@@ -1,0 +1,76 @@
+// The host's write policy (`beforeWrite`) turned into the answer the core takes for a `policy`
+// read: allow, refuse (with a reason), or the bytes to store instead. The hook decides
+// synchronously inside the write's transaction; whatever it does, a decision comes back.
+
+import { messageOf } from "./errors.js";
+import { describeValue, isPlainObject } from "./arguments.js";
+
+/** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
+
+/**
+ * The write policy's decision on one write, as the core takes it: `answer` (allow or refuse,
+ * as JSON) or `rewrite` (the bytes to store instead). Whatever the hook does, a decision comes
+ * back: a throw or a promise refuses the write, with a reason that says why.
+ * @param {BeforeWrite} beforeWrite
+ * @param {import("./index.js").PendingWrite} write
+ * @returns {{ answer: { decision: "allow" } | { decision: "refuse", reason?: string }, rewrite?: undefined }
+ *   | { rewrite: Uint8Array, answer?: undefined }}
+ */
+export function decide(beforeWrite, write) {
+  /** @param {string} [reason] */
+  const refuse = (reason) => ({
+    answer: reason === undefined ? { decision: /** @type {const} */ ("refuse") } : { decision: /** @type {const} */ ("refuse"), reason },
+  });
+  let result;
+  try {
+    result = beforeWrite(Object.freeze(write));
+  } catch (error) {
+    return refuse(`the write policy failed: ${messageOf(error)}`);
+  }
+  if (result === undefined || result === true || result === "allow") {
+    return { answer: { decision: /** @type {const} */ ("allow") } };
+  }
+  if (isThenable(result)) {
+    // Its outcome cannot matter any more; keep a rejection from going unhandled.
+    Promise.resolve(result).catch(() => {});
+    return refuse("beforeWrite must decide synchronously");
+  }
+  // No reason: the core says "the host's write policy refused it".
+  if (result === false) return refuse();
+  if (typeof result === "string") return { rewrite: new TextEncoder().encode(result) };
+  if (result instanceof Uint8Array) return { rewrite: result };
+  if (result instanceof ArrayBuffer) return { rewrite: new Uint8Array(result) };
+  if (ArrayBuffer.isView(result)) {
+    return { rewrite: new Uint8Array(result.buffer, result.byteOffset, result.byteLength) };
+  }
+  if (isPlainObject(result) && "refuse" in /** @type {object} */ (result)) {
+    const reason = /** @type {{ refuse: unknown }} */ (result).refuse;
+    return refuse(typeof reason === "string" && reason.trim() !== "" ? reason : undefined);
+  }
+  return refuse(`beforeWrite returned ${describeValue(result)}, which is not a decision`);
+}
+
+/**
+ * The content of a write as the policy sees it: text when the bytes are UTF-8, else the bytes.
+ * @param {Uint8Array} bytes
+ * @returns {string | Uint8Array}
+ */
+export function textOrBytes(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+/**
+ * Whether `value` is a Promise or anything else with a `then` method.
+ * @param {unknown} value
+ */
+function isThenable(value) {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (/** @type {{ then?: unknown }} */ (value).then) === "function"
+  );
+}

@@ -1,0 +1,106 @@
+// The hand-written declarations (src/js/index.d.ts, src/js/anthropic.d.ts) against the code they
+// describe (src/js, typed by its JSDoc), in both directions: this file does not compile when
+// the two drift apart. `tsc -p tests/types/tsconfig.json` checks it (the test command's
+// typecheck step); it is never run.
+
+import type * as Declared from "../../src/js/index.js";
+import type * as DeclaredAnthropic from "../../src/js/anthropic.js";
+import type * as Code from "#implementation/index.js";
+import type * as CodeAnthropic from "#implementation/anthropic.js";
+import type { LIMIT_NAMES, MOUNT_OPTION_NAMES, OPTION_NAMES } from "../../src/js/options.js";
+import type { FIELD_NAMES, LIMIT_ALIASES } from "../../src/js/memory-stores.js";
+
+/** A method as what it takes and what it gives, compared as values (not bivariantly). */
+type Signature<F> = F extends (...args: infer P) => infer R ? { takes: P; gives: R } : F;
+/** Whether `X` and `Y` are each assignable to the other. */
+type Mutual<X, Y> = [X] extends [Y] ? ([Y] extends [X] ? true : false) : false;
+/**
+ * The names of the members of `A` and `B` that differ: on one side only, or taking or giving
+ * other types. Member by member, on purpose: tsc compares two instances of one generic type
+ * by their type arguments, where methods are bivariant, and would miss a narrowed parameter.
+ */
+type Drift<A, B> = {
+  [K in keyof A | keyof B]: K extends keyof A
+    ? K extends keyof B
+      ? Mutual<Signature<A[K]>, Signature<B[K]>> extends true
+        ? never
+        : K
+      : K
+    : K;
+}[keyof A | keyof B];
+/** The members of `T` that take or give `any`, which `Mutual` cannot tell from anything. */
+type MembersWithAny<T> = {
+  [K in keyof T]-?: IsAny<T[K]> extends true
+    ? K
+    : T[K] extends (...args: infer P) => infer R
+      ? true extends IsAny<Awaited<R>> | { [I in keyof P]: IsAny<P[I]> }[number]
+        ? K
+        : never
+      : never;
+}[keyof T];
+type IsAny<T> = 0 extends 1 & T ? true : false;
+/** A class's static side, without the prototype. */
+type Statics<C> = Omit<C, "prototype">;
+
+/** Compiles only when `A` and `B` are each assignable to the other: say, `Drift<…>` and never. */
+function same<A, B>(check: { codeIsDeclared: (code: A) => B; declaredIsCode: (declared: B) => A }): void {
+  void check;
+}
+const identity = <T>(value: T) => value;
+const both = { codeIsDeclared: identity, declaredIsCode: identity };
+
+// The entries export the same values.
+same<keyof typeof Code, keyof typeof Declared>(both);
+same<keyof typeof CodeAnthropic, keyof typeof DeclaredAnthropic>(both);
+
+// Nothing the code exposes takes or gives `any`.
+same<MembersWithAny<Code.MemoryTool>, never>(both);
+same<MembersWithAny<typeof Code.MemoryTool>, never>(both);
+same<MembersWithAny<Code.MemoryStores>, never>(both);
+same<MembersWithAny<typeof Code.MemoryStores>, never>(both);
+same<MembersWithAny<Code.MemoryToolError>, never>(both);
+same<MembersWithAny<Code.IndexedDbStorage>, never>(both);
+same<MembersWithAny<Code.InMemoryStorage>, never>(both);
+same<MembersWithAny<typeof CodeAnthropic>, never>(both);
+
+// MemoryTool and MemoryStores: their members, and `open` (what it takes; it gives the class,
+// whose members are compared: the code's class and the declared one are never one type,
+// since private `#fields` make a class nominal).
+same<Drift<Code.MemoryTool, Declared.MemoryTool>, never>(both);
+same<Drift<Statics<typeof Code.MemoryTool>, Statics<typeof Declared.MemoryTool>>, "open">(both);
+same<Parameters<typeof Code.MemoryTool.open>, Parameters<typeof Declared.MemoryTool.open>>(both);
+same<ReturnType<typeof Code.MemoryTool.open>, Promise<Code.MemoryTool>>(both);
+same<ReturnType<typeof Declared.MemoryTool.open>, Promise<Declared.MemoryTool>>(both);
+same<Drift<Code.MemoryStores, Declared.MemoryStores>, never>(both);
+same<Drift<Statics<typeof Code.MemoryStores>, Statics<typeof Declared.MemoryStores>>, "open">(both);
+same<Parameters<typeof Code.MemoryStores.open>, Parameters<typeof Declared.MemoryStores.open>>(both);
+same<ReturnType<typeof Code.MemoryStores.open>, Promise<Code.MemoryStores>>(both);
+same<ReturnType<typeof Declared.MemoryStores.open>, Promise<Declared.MemoryStores>>(both);
+
+// MemoryToolError: its members and its constructor. The details are copied onto an error at
+// run time, where JavaScript has no optional property: `detail` and each detail property are
+// compared as what reading them gives.
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+type Details = "detail" | NamedKeys<Declared.MemoryToolErrorDetail>;
+same<Drift<Omit<Code.MemoryToolError, Details>, Omit<Declared.MemoryToolError, Details>>, never>(both);
+same<Extract<keyof Omit<Declared.MemoryToolError, Details>, "code" | "name">, "code" | "name">(both); // (not vacuous)
+same<Code.MemoryToolError["detail"], Declared.MemoryToolError["detail"]>(both);
+same<ConstructorParameters<typeof Code.MemoryToolError>, ConstructorParameters<typeof Declared.MemoryToolError>>(both);
+
+// The storages: their members and constructors; each is a MemoryStorage.
+same<Drift<Code.IndexedDbStorage, Declared.IndexedDbStorage>, never>(both);
+same<ConstructorParameters<typeof Code.IndexedDbStorage>, ConstructorParameters<typeof Declared.IndexedDbStorage>>(both);
+same<Drift<Code.InMemoryStorage, Declared.InMemoryStorage>, never>(both);
+same<ConstructorParameters<typeof Code.InMemoryStorage>, ConstructorParameters<typeof Declared.InMemoryStorage>>(both);
+identity<Declared.MemoryStorage>(null as unknown as Code.IndexedDbStorage);
+identity<Declared.MemoryStorage>(null as unknown as Code.InMemoryStorage);
+
+// The anthropic entry's functions.
+same<Drift<typeof CodeAnthropic, typeof DeclaredAnthropic>, never>(both);
+
+// The options the code accepts (it refuses any other name) are the ones declared.
+same<(typeof OPTION_NAMES)[number], keyof Declared.MemoryToolOptions>(both);
+same<(typeof MOUNT_OPTION_NAMES)[number], keyof Declared.MountOptions>(both);
+same<(typeof LIMIT_NAMES)[number], keyof NonNullable<Declared.MemoryToolOptions["limits"]>>(both);
+same<(typeof FIELD_NAMES)[number], keyof Declared.CreateStoreParams>(both);
+same<keyof typeof LIMIT_ALIASES, keyof Declared.MemoryStoreLimitsInput>(both);
