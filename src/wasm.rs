@@ -250,15 +250,8 @@ impl Task {
         self.inner.resume()
     }
 
-    /// The outcome as JSON (see docs/ARCHITECTURE.md).
-    pub fn outcome(&self) -> Result<String, JsValue> {
-        self.inner
-            .outcome()
-            .map(|o| o.to_json())
-            .ok_or_else(|| js_error("the command has not finished"))
-    }
-
-    /// `outcome()` with `"content": null` where the result is text; `text()` gives the text.
+    /// The outcome as JSON (docs/ARCHITECTURE.md), with `"content": null` where the result is
+    /// text; `text()` gives the text.
     #[wasm_bindgen(js_name = outcomeWithoutText)]
     pub fn outcome_without_text(&self) -> Result<String, JsValue> {
         self.inner

@@ -13,6 +13,7 @@ import { StoreCatalog } from "./stores.js";
 import { StoreSession } from "./store-session.js";
 import { mountTabs } from "./tabs.js";
 import { describeError } from "./render.js";
+import { usePackage } from "./core.js";
 
 const DEFAULT_STORE = "demo";
 
@@ -66,6 +67,7 @@ async function main() {
   let pkg;
   try {
     pkg = await import("memory-tool-wasm");
+    usePackage(pkg);
   } catch (err) {
     setState("failed");
     notify(

@@ -129,17 +129,8 @@ function base64Bytes(data) {
   return Math.floor((data.length * 3) / 4) - padding;
 }
 
-/**
- * A size as the memory tool's directory listings write it (SPEC §3): `44B`, `1.0K`, `1.2M`.
- * @param {number} bytes
- * @returns {string}
- */
-export function formatSize(bytes) {
-  if (bytes < 1024) return `${bytes}B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}K`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)}M`;
-  return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)}G`;
-}
+// A size as directory listings write it is the core's (the package's `formatSize`).
+export { formatSize } from "./core.js";
 
 /**
  * A byte count for people: `1,234 bytes`.

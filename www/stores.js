@@ -3,6 +3,8 @@
 // agent. A store's data is its own IndexedDB database; the registry keeps names, descriptions
 // and whether a store is archived (read-only for good).
 
+import { slugOf } from "./core.js";
+
 /** @typedef {import("memory-tool-wasm").MemoryStore} MemoryStore */
 
 /**
@@ -10,33 +12,11 @@
  * @typedef {{ store: string, access: "read_write" | "read_only", instructions: string }} Mount
  */
 
-/** At most this many stores can be mounted at once (SPEC §5). */
+/** At most this many stores can be mounted at once (docs/TOOL.md#mounts). */
 export const MAX_MOUNTS = 8;
 
-/** The longest slug, in bytes of UTF-8. */
-const MAX_SLUG_BYTES = 255;
-
-/**
- * A store's mount slug, as the core makes it (docs/TOOL.md#stores-and-slugs): the name in NFC,
- * lowercased character by character; letters and digits of every script kept, with the
- * combining marks right after them; each run of other characters one `-`; cut to 255 bytes of
- * UTF-8 at a character.
- * @param {string} name
- */
-export function slugOf(name) {
-  // Code point by code point, as the core lowercases (Σ is always σ, never the final ς).
-  const lower = Array.from(name.normalize("NFC"), (c) => c.toLowerCase()).join("").normalize("NFC");
-  const runs = lower.match(/[\p{Alphabetic}\p{N}][\p{Alphabetic}\p{N}\p{M}]*/gu) ?? [];
-  let slug = "";
-  let bytes = 0;
-  for (const c of runs.join("-")) {
-    const cp = /** @type {number} */ (c.codePointAt(0));
-    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (bytes > MAX_SLUG_BYTES) break;
-    slug += c;
-  }
-  return slug.replace(/-$/, "");
-}
+// A store's mount slug is the core's (the package's `slugOf`): the demo keeps no copy of the rule.
+export { slugOf };
 
 /**
  * What is wrong with a new store's name, in words, or null.

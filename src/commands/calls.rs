@@ -1,5 +1,5 @@
 //! The host's calls, parsed from `{"call": "...", ...}` JSON: the memory, history and bundle
-//! APIs (SPEC §5).
+//! APIs (docs/TOOL.md#memory-stores).
 
 use super::bundle::{Bundle, OnConflict};
 use super::memories::ListOptions;

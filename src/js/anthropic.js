@@ -33,7 +33,7 @@ export function memoryTool(memory, extraProps) {
     ...extraProps,
     type: "memory_20250818",
     name: "memory",
-    // The core checks every parameter itself (SPEC §1); the input is passed on as the model sent it.
+    // The core checks every parameter itself (docs/TOOL.md#input); the input is passed on as the model sent it.
     parse: (input) => /** @type {any} */ (input),
     // The runner passes the call's context: its tool_use id goes into the versions' created_by.
     run: (input, context) => answer(memory, input, toolUseId(context)),

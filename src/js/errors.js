@@ -43,7 +43,7 @@ export class MemoryToolError extends Error {
 const STORAGE_CODES = new Set(["QUOTA_EXCEEDED", "STORAGE_FAILED"]);
 
 /**
- * Texts the model reads when storage fails (SPEC §4: a failed write is an error result and
+ * Texts the model reads when storage fails (docs/TOOL.md#storage-failures: a failed write is an error result and
  * loses nothing). They never name a database, a key or anything but what the model sent.
  */
 const MODEL_TEXTS = {

@@ -88,7 +88,8 @@ export type MemoryToolErrorCode =
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
   | "INVALID_OPTIONS"
-  | "INVALID_TOOL_USE";
+  | "INVALID_TOOL_USE"
+  | "NOT_READY";
 
 /**
  * Details some host errors carry (also copied onto the error itself):
@@ -137,8 +138,8 @@ export interface MountOptions {
   /** The store's id (`memstore_…`, from `MemoryStores`). */
   store: string;
   /**
-   * Default `"read_write"`. A `"read_only"` mount refuses every writing command with SPEC
-   * §4's text, before touching storage. An archived store can only be mounted read-only.
+   * Default `"read_write"`. A `"read_only"` mount refuses every writing command with the text of
+   * docs/TOOL.md#read-only-access, before touching storage. An archived store can only be mounted read-only.
    */
   access?: MemoryAccess;
   /** What the model should keep there and how; at most 4,096 characters. In `systemPrompt()`. */
@@ -582,7 +583,7 @@ export class MemoryTool {
    * policy; throws `MemoryToolError` with the core's code otherwise.
    */
   writeFile(path: string, content: string | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<void>;
-  /** The host's memory API (SPEC §5). Throws `MemoryToolError`s with the core's codes. */
+  /** The host's memory API (docs/TOOL.md#memory-stores). Throws `MemoryToolError`s with the core's codes. */
   readonly memories: MemoriesApi;
   /** The history API. Throws `MemoryToolError`s with the core's codes. */
   readonly versions: VersionsApi;
@@ -766,6 +767,20 @@ export class IndexedDbStorage implements MemoryStorage {
    */
   destroy(store: string): Promise<void>;
 }
+
+/**
+ * The folder a store named `name` mounts at, `/memories/<slug>/` (docs/TOOL.md#stores-and-slugs):
+ * letters and digits of any script, lowercased, other runs as one `-`; empty when the name has
+ * no letter or digit. Needs the core: throws `NOT_READY` before a `MemoryTool` or
+ * `MemoryStores` has opened.
+ */
+export function slugOf(name: string): string;
+
+/**
+ * `bytes` as directory listings write a size (docs/TOOL.md#sizes): `44B`, `1.0K`, `1.2M`.
+ * Needs the core: throws `NOT_READY` before a `MemoryTool` or `MemoryStores` has opened.
+ */
+export function formatSize(bytes: number): string;
 
 /**
  * Storage in plain Maps (Node, workers, tests). Stores opened from one instance share its

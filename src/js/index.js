@@ -5,3 +5,4 @@ export { MemoryStores } from "./memory-stores.js";
 export { MemoryToolError } from "./errors.js";
 export { IndexedDbStorage } from "./storage-indexeddb.js";
 export { InMemoryStorage } from "./storage-memory.js";
+export { formatSize, slugOf } from "./text.js";

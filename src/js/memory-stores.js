@@ -1,4 +1,4 @@
-// MemoryStores: the registry of named memory stores (SPEC §5) that `MemoryTool.open({ mounts })`
+// MemoryStores: the registry of named memory stores (docs/TOOL.md#stores-and-slugs) that `MemoryTool.open({ mounts })`
 // mounts. The registry is itself a store of the same storage ("__stores__"), one record per
 // store, written by the core's `stores.*` host calls: records get atomic updates and a
 // history like any memory. A store's own memories live in the storage's store named by its id.

@@ -73,7 +73,7 @@ export class MemoryTool {
   #closed = false;
 
   /**
-   * The host's memory API (SPEC §5, the memory stores API's shapes). Paths are store paths
+   * The host's memory API (docs/TOOL.md#memory-stores, the memory stores API's shapes). Paths are store paths
    * (`/notes/todo.md`, the tool's `/memories/notes/todo.md`). With several mounts, each call
    * takes `{ store }` (a mounted store's id or slug; default the first mount). Throws
    * `MemoryToolError`s.
@@ -102,7 +102,7 @@ export class MemoryTool {
     this.#mounts = mounts;
     this.#handles = mounts.map((mount) => mount.handle);
     this.#session = newSessionId();
-    // Versions say which session wrote them when the tool mounts named stores (issue 4); a
+    // Versions say which session wrote them when the tool mounts named stores (docs/TOOL.md#mounts); a
     // single store keeps the actors the versions API has always shown.
     this.#recordedSession = mounted ? this.#session : null;
     this.#beforeWrite = beforeWrite;
@@ -179,7 +179,7 @@ export class MemoryTool {
     try {
       engine = new EngineClass(config);
     } catch (error) {
-      throw invalidOptions(`${messageOf(error)}.`);
+      throw invalidOptions(messageOf(error));
     }
     /** @type {Mounted[]} */
     const mounts = [];
@@ -388,7 +388,7 @@ export class MemoryTool {
   async export(options) {
     const { include_versions, store } = optionsArg("export", options);
     return /** @type {Promise<Bundle>} */ (
-      this.#host("export", { include_versions: include_versions === true }, this.#mountOf("export", store))
+      this.#host("export", { include_versions }, this.#mountOf("export", store))
     );
   }
 

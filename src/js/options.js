@@ -1,7 +1,7 @@
 // The options of `MemoryTool.open` (and the `storage` option `MemoryStores.open` shares):
 // checked, with a message that says what is wrong (`INVALID_OPTIONS`), and turned into the
-// Engine's configuration, the storage, and the mounts to plan. The values' limits are the
-// core's to check (the Engine refuses a configuration it cannot use).
+// Engine's configuration, the storage, and the mounts to plan. The values of the core's
+// options are the core's to check, once (the Engine refuses them with these options' names).
 
 import { MemoryToolError, messageOf } from "./errors.js";
 import { isPlainObject } from "./arguments.js";
@@ -46,7 +46,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * the storage to use, the Engine's configuration (defaults of every mount), the write
  * policy, and either the single store and its access or the mounts (`mounts` non-null).
  * @param {unknown} options
- * @returns {{ storage: MemoryStorage, engineConfig: Record<string, number | boolean>,
+ * @returns {{ storage: MemoryStorage, engineConfig: Record<string, unknown>,
  *   beforeWrite: BeforeWrite | undefined, store: string, access: MemoryAccess,
  *   mounts: Array<{ store: string, access?: MemoryAccess, instructions?: unknown }> | null }}
  */
@@ -83,7 +83,9 @@ export function readOptions(options) {
     throw invalidOptions('`access` must be "read_write" or "read_only".');
   }
 
-  /** @type {Record<string, number | boolean>} */
+  // The values are the core's to check (Engine's configuration, with these options' names
+  // in its messages); here they are only renamed, and days turned into milliseconds.
+  /** @type {Record<string, unknown>} */
   const engineConfig = {};
   const limits = given.limits ?? {};
   if (!isPlainObject(limits)) throw invalidOptions("`limits` must be an object.");
@@ -91,38 +93,14 @@ export function readOptions(options) {
     if (!isOneOf(LIMIT_NAMES, name)) {
       throw invalidOptions(`Unknown limit \`${name}\`; the limits are ${LIMIT_NAMES.join(", ")}.`);
     }
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < 0) {
-      throw invalidOptions(`\`limits.${name}\` must be a whole number, 0 or more.`);
-    }
-    engineConfig[name] = /** @type {number} */ (value);
+    if (value !== undefined) engineConfig[name] = asJson(value);
   }
-  if (given.maxViewChars !== undefined) {
-    // Its minimum is the core's to say (the Engine refuses values too small to show a line).
-    if (!Number.isSafeInteger(given.maxViewChars)) {
-      throw invalidOptions("`maxViewChars` must be a whole number.");
-    }
-    engineConfig.maxViewChars = /** @type {number} */ (given.maxViewChars);
-  }
-  if (given.createOverwrites !== undefined) {
-    if (typeof given.createOverwrites !== "boolean") {
-      throw invalidOptions("`createOverwrites` must be a boolean.");
-    }
-    engineConfig.createOverwrites = given.createOverwrites;
+  for (const name of /** @type {const} */ (["maxViewChars", "createOverwrites", "secretFilter"])) {
+    if (given[name] !== undefined) engineConfig[name] = asJson(given[name]);
   }
   if (given.retentionDays !== undefined) {
     const days = given.retentionDays;
-    const ms = typeof days === "number" ? Math.round(days * DAY_MS) : NaN;
-    if (!(typeof days === "number" && days >= 0 && Number.isSafeInteger(ms))) {
-      throw invalidOptions("`retentionDays` must be a number of days, 0 or more.");
-    }
-    engineConfig.retentionMs = ms;
-  }
-  if (given.secretFilter !== undefined) {
-    if (typeof given.secretFilter !== "boolean") {
-      throw invalidOptions("`secretFilter` must be a boolean.");
-    }
-    engineConfig.secretFilter = given.secretFilter;
+    engineConfig.retentionMs = typeof days === "number" ? Math.round(days * DAY_MS) : asJson(days);
   }
   /** @type {BeforeWrite | undefined} */
   let beforeWrite;
@@ -209,4 +187,14 @@ export function chooseStorage(storage, who) {
  */
 export function invalidOptions(message) {
   return new MemoryToolError("INVALID_OPTIONS", `MemoryTool.open: ${message}`);
+}
+
+/**
+ * A value as it must reach the core to be judged: JSON drops functions and symbols and throws
+ * on bigints, so those become `null`, which no option takes.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+function asJson(value) {
+  return typeof value === "function" || typeof value === "symbol" || typeof value === "bigint" ? null : value;
 }

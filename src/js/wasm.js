@@ -4,6 +4,13 @@ import init, { Engine } from "../../pkg/memory_tool_wasm.js";
 
 /** @type {Promise<typeof Engine> | undefined} */
 let loading;
+/** Whether the module is instantiated, so the core's free functions can be called. */
+let loaded = false;
+
+/** Whether the core is loaded (after the first `MemoryTool.open` or `MemoryStores.open`). */
+export function isLoaded() {
+  return loaded;
+}
 
 /**
  * Resolves to the core's `Engine` class once the wasm module is instantiated. A failed load
@@ -29,6 +36,7 @@ async function instantiate() {
     // The bindings fetch the .wasm from new URL(…, import.meta.url), which bundlers follow.
     await init();
   }
+  loaded = true;
   return Engine;
 }
 

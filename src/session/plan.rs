@@ -133,20 +133,21 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
             Json::Object(m) => m.clone(),
             _ => vec![],
         };
-        members.retain(|(k, _)| {
-            !matches!(
-                k.as_str(),
-                "slug" | "readOnly" | "maxFileBytes" | "maxFiles"
-            )
+        // The store's own limits win over the tool's; the tool's go on as given, so the
+        // configuration's one check of values sees them.
+        members.retain(|(k, _)| match k.as_str() {
+            "slug" | "readOnly" => false,
+            "maxFileBytes" => store.max_file_bytes.is_none(),
+            "maxFiles" => store.max_files.is_none(),
+            _ => true,
         });
         members.push(("slug".into(), Json::string(&slug(&store.name))));
         members.push(("readOnly".into(), Json::Bool(*read_only)));
-        // The store's own limits win over the tool's.
         for (key, own) in [
             ("maxFileBytes", store.max_file_bytes),
             ("maxFiles", store.max_files),
         ] {
-            if let Some(n) = own.or_else(|| defaults.field(key).and_then(Json::as_integer)) {
+            if let Some(n) = own {
                 members.push((key.into(), Json::int(n)));
             }
         }

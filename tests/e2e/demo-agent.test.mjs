@@ -98,7 +98,7 @@ describe("the agent panel", () => {
     assert.deepEqual(JSON.parse((await card.locator('[data-testid="tool-input"]').textContent()) ?? ""), first.turns[1].tools?.[0]);
     await screenshot(page, "10-agent-first-exchange");
 
-    // The second exchange: a failed edit (is_error, in the SPEC's words), a look, the fixes.
+    // The second exchange: a failed edit (is_error, in the words of docs/TOOL.md#str_replace), a look, the fixes.
     assert.equal(await page.locator("#agent-input").inputValue(), second.user);
     assert.equal(await send(page, { keyboard: true }), "Done: 4 requests, 5 memory tool calls.");
     const calls = (await toolCalls(page)).slice(3);
@@ -356,7 +356,7 @@ describe("the agent panel", () => {
     // The browser shows the Travel store, where they landed.
     await waitForTree(page, [PROFILE, TRIP]);
 
-    // Read only means read only: the demo store refuses a write in the SPEC's words.
+    // Read only means read only: the demo store refuses a write in the words of docs/TOOL.md#read-only-access.
     const refused = await page.evaluate(async () => {
       const { session } = /** @type {any} */ (window).demo;
       const stores = await session.catalog.list();

@@ -1,6 +1,6 @@
 // End to end: the demo page (www/) in headless Chromium, driven by playwright-core, against the
 // real package and wasm over real IndexedDB. Commands go through the console UI; the exact
-// tool_result texts (SPEC §3) are asserted; the store must survive a reload, a second tab and
+// tool_result texts (docs/TOOL.md#commands) are asserted; the store must survive a reload, a second tab and
 // a browser restart with the same profile. Screenshots go to test-artifacts/e2e/.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
@@ -22,7 +22,7 @@ const ARTIFACTS = path.join(REPO, "test-artifacts", "e2e");
 const LAPTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-// SPEC §3 texts for the notes the tests write.
+// docs/TOOL.md#commands texts for the notes the tests write.
 const TODO = "/memories/notes/todo.md";
 const TODO_TEXT = "# Todo\n- buy milk\n- call mum";
 const TODO_EDITED = "# Todo\n- buy oat milk\n- call mum";
@@ -248,7 +248,7 @@ describe("the demo page", () => {
     });
   });
 
-  it("shows model errors as is_error results, in the SPEC's words", async () => {
+  it("shows model errors as is_error results, in the words of docs/TOOL.md", async () => {
     const traversal = await runExample(page, "error-traversal");
     assertToolResult(traversal, {
       content: "Error: Path /memories/../secrets.txt would escape /memories directory",

@@ -1,6 +1,6 @@
 // End to end: the package itself (no demo UI) in headless Chromium over REAL IndexedDB.
 // A bare harness page (tests/e2e/fixtures/harness.html) imports /src/js/index.js as an app
-// would; the test drives it with page.evaluate and asserts SPEC §3/§4 texts exactly:
+// would; the test drives it with page.evaluate and asserts the texts of docs/TOOL.md#commands and docs/TOOL.md#atomicity-and-concurrency exactly:
 // a full command sequence, persistence across reloads and browser restarts, serializability
 // of concurrent commands from two tabs, atomicity of failing commands (checked byte for byte
 // against the raw database), runAll, read-only access, images, and another tab upgrading or
@@ -173,7 +173,7 @@ function patternPng(width, height) {
 }
 
 describe("the package over real IndexedDB in headless Chromium", { timeout: 120_000 }, () => {
-  it("runs a full SPEC §3 command sequence with the exact texts", { timeout: TEST_TIMEOUT }, async () => {
+  it("runs a full command sequence (docs/TOOL.md#commands) with the exact texts", { timeout: TEST_TIMEOUT }, async () => {
     const page = await openHarness(/** @type {BrowserContext} */ (context));
     await openTool(page, "m", { store: "e2e-sequence", storage: "indexeddb" });
     const NOTES = "/memories/projects/alpha/notes.md";

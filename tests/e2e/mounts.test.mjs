@@ -1,4 +1,4 @@
-// End to end: issue 4 (named stores and mounts) in headless Chromium over REAL IndexedDB. The
+// End to end: named stores and mounts (docs/TOOL.md#mounts) in headless Chromium over REAL IndexedDB. The
 // harness page (tests/e2e/fixtures/harness.html) imports the package as an app would; the test
 // drives `MemoryStores` and `MemoryTool.open({ mounts })` through page.evaluate:
 // a session with one read_write and one read_only mount running a scripted sequence of tool

@@ -1,4 +1,4 @@
-// Reliability, lost or blocked connections (issue 7, part 6). The adapter's IndexedDB
+// Reliability, lost or blocked connections. The adapter's IndexedDB
 // connection is closed or blocked under it while tabs write; whatever happens, every command
 // settles (a per-command timeout turns a hang into a failure), a failure is the clear
 // STORAGE_FAILED result, and every write that reported success is in the store afterwards

@@ -1,4 +1,4 @@
-// Reliability, killed browser (issue 7, part 4): Chromium, started here as a process of its
+// Reliability, killed browser: Chromium, started here as a process of its
 // own (child_process.spawn, its own process group, a persistent profile), runs a write loop in
 // a page: three lanes of tool commands (inserts into one file; creates, renames, deletes and
 // edits of directories; creates of 10–90 KB files). The page announces each command to this

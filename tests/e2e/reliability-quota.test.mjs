@@ -1,4 +1,4 @@
-// Reliability, full disk (issue 7, part 5): the origin's quota lowered through the Chrome
+// Reliability, full disk: the origin's quota lowered through the Chrome
 // DevTools Protocol (Storage.overrideQuotaForOrigin, from a CDP session of the page).
 //
 // Chromium's IndexedDB keeps how much space a storage bucket has left in a cache it refreshes

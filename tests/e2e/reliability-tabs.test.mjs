@@ -1,4 +1,4 @@
-// Reliability, many tabs (issue 7, part 3): four tabs of one origin hammer one store at once,
+// Reliability, many tabs: four tabs of one origin hammer one store at once,
 // four lanes each: inserts into one file, creates, renames and deletes of directories (their
 // own, and the same ones as every other tab), and host updates of one counter guarded by a
 // content_sha256 precondition. Every tab records what each command got back. Afterwards, in

@@ -3,7 +3,7 @@
 // (tests/node/fixtures/anthropic-turns.json). Checks what the runner sent back (each
 // tool_result's exact content, order, tool_use_id and is_error), in every mode the runner has:
 // threaded (the default), `thread: false`, streamed, and streamed with tools run eagerly.
-// The texts here are the SPEC's, string for string: a changed or prefixed text fails.
+// The texts here are those of docs/TOOL.md, string for string: a changed or prefixed text fails.
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
@@ -209,7 +209,7 @@ suite("memoryTool(memory) in the SDK's tool runner", () => {
 
   test("why ToolError: the runner puts 'Error: ' before a plain Error's message", async () => {
     // Pins the SDK behaviour memoryTool relies on: were it to throw a plain Error, the model
-    // would read "Error: No replacement was performed, …" instead of the SPEC's text.
+    // would read "Error: No replacement was performed, …" instead of the text of docs/TOOL.md#str_replace.
     const text = ANSWERS[1].content[0].content;
     const plain = {
       type: "custom",

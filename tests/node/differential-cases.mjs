@@ -4,7 +4,7 @@
 // A step is one of
 //   same(input, expected?)          both sides must give the identical result (exact comparison);
 //                                   `expected`, when given, pins the text too.
-//   differ(input, {sdk, ours, why}) the documented departures of SPEC §6: each side must give
+//   differ(input, {sdk, ours, why}) the documented departures of docs/TOOL.md#departures-from-the-sdk: each side must give
 //                                   exactly its own variant. `sdk` may be a function of the SDK side
 //                                   (its temp dir shows up in host errors, its directory sizes come
 //                                   from the filesystem) or a RegExp for texts Node itself words.
@@ -15,29 +15,29 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 
-/** The rows of the table "where this contract departs from the official TypeScript SDK". */
+/** The rows of docs/TOOL.md#departures-from-the-sdk (same numbering, 1–21). */
 export const WHY = {
-  prefix: "§6 row 1: the SDK prefixes every error with `Error: `; we keep the docs' texts",
-  pathMessage: "§6 row 2: `Path must start with /memories` vs `Path must be /memories or start with /memories/`",
-  sizes: "§6 row 3: SDK prints exact multiples as `4K` and directories as the filesystem's size; we print `4.0K` and sum a directory's files",
-  rawListing: "§6 row 4: SDK listing lines echo the raw path (`/memories//x`); ours are canonical",
-  backup: "§6 row 5: SDK maps `/memories_backup/x` to `<root>/_backup/x`; we refuse it",
-  normalise: "§6 row 6: SDK normalises `..`, `.` and empty segments and takes `%2e%2e` and `\\` as names; we refuse them",
-  characters: "§6 row 7: SDK accepts control and invisible formatting characters and leaves name length to the host; we refuse them and allow 1,024-byte paths",
-  nfc: "§6 row 8: SDK keeps NFC and NFD spellings as two files; we store one file in NFC",
-  inputChecks: "§6 row 9: SDK does no input checks (JavaScript errors, coercions, handler methods as commands); we give the §1 errors",
-  strReplace: "§6 row 10: SDK matches per line (multi-line old_str never matches, two on one line pass), writes `undefined` for a missing new_str, prepends for an empty old_str",
-  snippet: "§6 row 11: SDK snippet is lines L-2..L+2 whatever new_str holds; ours reaches 2 lines past the inserted text",
-  viewRange: "§6 row 12: SDK ignores a view_range of the wrong shape, prints odd line numbers for non-integers and a bare header out of range; we give the text editor tool's errors",
-  viewLimit: "§6 row 13: SDK has no view limit; ours cuts at 16,000 characters with a note",
-  binary: "§6 row 14: SDK shows images and binaries as garbled text and edits them as text; we return image blocks and refuse text commands on binaries",
-  hostErrors: "§6 row 15: raw host errors (ENOTDIR, EINVAL, ENAMETOOLONG, host paths) reach the model through the SDK; ours name only the model's paths",
-  leftovers: "§6 row 16: a failed SDK create/rename leaves empty files or directories behind, and empty directories linger; ours changes nothing and directories are implicit",
-  trailingSlash: "§6 row 17: SDK `create /memories/new/` creates a file `new`; we refuse it",
-  concurrency: "§6 row 18: concurrent SDK edits lose one; ours are serializable",
-  notAFile: "§6 row 19: SDK says `The path {path} is not a file.` for a directory and adds `Please provide a valid path.` for insert on a missing file; we use the docs' `does not exist` texts",
-  maxLines: "§6 row 20: SDK `File {path} has too many lines (n). Maximum is 999,999 lines.`; ours is the docs' text",
-  limits: "§6 row 21: SDK has no size or count limits and no read-only mode",
+  prefix: "docs/TOOL.md#departures-from-the-sdk row 1: the SDK prefixes every error with `Error: `; we keep the docs' texts",
+  pathMessage: "docs/TOOL.md#departures-from-the-sdk row 2: `Path must start with /memories` vs `Path must be /memories or start with /memories/`",
+  sizes: "docs/TOOL.md#departures-from-the-sdk row 3: SDK prints exact multiples as `4K` and directories as the filesystem's size; we print `4.0K` and sum a directory's files",
+  rawListing: "docs/TOOL.md#departures-from-the-sdk row 4: SDK listing lines echo the raw path (`/memories//x`); ours are canonical",
+  backup: "docs/TOOL.md#departures-from-the-sdk row 5: SDK maps `/memories_backup/x` to `<root>/_backup/x`; we refuse it",
+  normalise: "docs/TOOL.md#departures-from-the-sdk row 6: SDK normalises `..`, `.` and empty segments and takes `%2e%2e` and `\\` as names; we refuse them",
+  characters: "docs/TOOL.md#departures-from-the-sdk row 7: SDK accepts control and invisible formatting characters and leaves name length to the host; we refuse them and allow 1,024-byte paths",
+  nfc: "docs/TOOL.md#departures-from-the-sdk row 8: SDK keeps NFC and NFD spellings as two files; we store one file in NFC",
+  inputChecks: "docs/TOOL.md#departures-from-the-sdk row 9: SDK does no input checks (JavaScript errors, coercions, handler methods as commands); we give the errors of docs/TOOL.md#input-errors",
+  strReplace: "docs/TOOL.md#departures-from-the-sdk row 10: SDK matches per line (multi-line old_str never matches, two on one line pass), writes `undefined` for a missing new_str, prepends for an empty old_str",
+  snippet: "docs/TOOL.md#departures-from-the-sdk row 11: SDK snippet is lines L-2..L+2 whatever new_str holds; ours reaches 2 lines past the inserted text",
+  viewRange: "docs/TOOL.md#departures-from-the-sdk row 12: SDK ignores a view_range of the wrong shape, prints odd line numbers for non-integers and a bare header out of range; we give the text editor tool's errors",
+  viewLimit: "docs/TOOL.md#departures-from-the-sdk row 13: SDK has no view limit; ours cuts at 16,000 characters with a note",
+  binary: "docs/TOOL.md#departures-from-the-sdk row 14: SDK shows images and binaries as garbled text and edits them as text; we return image blocks and refuse text commands on binaries",
+  hostErrors: "docs/TOOL.md#departures-from-the-sdk row 15: raw host errors (ENOTDIR, EINVAL, ENAMETOOLONG, host paths) reach the model through the SDK; ours name only the model's paths",
+  leftovers: "docs/TOOL.md#departures-from-the-sdk row 16: a failed SDK create/rename leaves empty files or directories behind, and empty directories linger; ours changes nothing and directories are implicit",
+  trailingSlash: "docs/TOOL.md#departures-from-the-sdk row 17: SDK `create /memories/new/` creates a file `new`; we refuse it",
+  concurrency: "docs/TOOL.md#departures-from-the-sdk row 18: concurrent SDK edits lose one; ours are serializable",
+  notAFile: "docs/TOOL.md#departures-from-the-sdk row 19: SDK says `The path {path} is not a file.` for a directory and adds `Please provide a valid path.` for insert on a missing file; we use the docs' `does not exist` texts",
+  maxLines: "docs/TOOL.md#departures-from-the-sdk row 20: SDK `File {path} has too many lines (n). Maximum is 999,999 lines.`; ours is the docs' text",
+  limits: "docs/TOOL.md#departures-from-the-sdk row 21: SDK has no size or count limits and no read-only mode",
 };
 
 // ---------------------------------------------------------------- result and text builders

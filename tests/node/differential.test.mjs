@@ -1,6 +1,6 @@
 // Differential test: the same command sequences through the official SDK's
 // BetaLocalFilesystemMemoryTool (run as the SDK's tool runner runs it) and through ours.
-// Results must be identical, compared exactly, except where SPEC §6 says we differ; there
+// Results must be identical, compared exactly, except where docs/TOOL.md#departures-from-the-sdk says we differ; there
 // each side must give exactly its own variant. The sequences are in differential-cases.mjs.
 
 import { test, after } from "node:test";
@@ -137,7 +137,7 @@ for (const c of CASES) {
           break;
         }
         case "differ": {
-          for (const row of step.why) assert.ok(WHY[row], `${label}: unknown §6 row ${row}`);
+          for (const row of step.why) assert.ok(WHY[row], `${label}: unknown departures row ${row}`);
           const s = await sdk.run(step.input);
           const o = await ours.run(step.input);
           assertExpected(s, step.sdk, sdk, `${label}: SDK variant (${step.why.map((r) => WHY[r]).join("; ")})`);
@@ -153,7 +153,7 @@ for (const c of CASES) {
           await ours.reopen(step.options);
           break;
         case "custom":
-          for (const row of step.why) assert.ok(WHY[row], `${label}: unknown §6 row ${row}`);
+          for (const row of step.why) assert.ok(WHY[row], `${label}: unknown departures row ${row}`);
           await step.fn({ sdk, ours });
           step.why.forEach((r) => usedRows.add(r));
           break;
@@ -165,7 +165,7 @@ for (const c of CASES) {
   });
 }
 
-test("every row of SPEC §6 is exercised", () => {
+test("every row of docs/TOOL.md#departures-from-the-sdk is exercised", () => {
   const declared = new Set(CASES.flatMap((c) => c.steps.flatMap((s) => s.why ?? [])));
   assert.deepEqual([...Object.keys(WHY)].filter((r) => !declared.has(r)), [], "rows no case names");
   assert.deepEqual([...Object.keys(WHY)].filter((r) => !usedRows.has(r)), [], "rows no passing-so-far step reached");

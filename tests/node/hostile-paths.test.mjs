@@ -1,7 +1,7 @@
 // Hostile paths through the package (`import "memory-tool-wasm"`, in-memory storage): the
 // corpus of tests/hostile-paths.txt (also read by tests/hostile_paths.rs). Every refused payload
-// gets its exact SPEC §2 text from every command that takes a path, and from the host's
-// writeFile, and no write reaches the storage; the look-alikes SPEC accepts as ordinary names
+// gets its exact text from docs/TOOL.md#path-rules from every command that takes a path, and from the host's
+// writeFile, and no write reaches the storage; the look-alikes docs/TOOL.md#path-rules accepts as ordinary names
 // are stored under their literal NFC key inside /memories.
 
 import { test, describe } from "node:test";
@@ -55,7 +55,7 @@ const REASONS = {
 };
 
 /**
- * SPEC §2's text for a refused payload. Messages echo the path as the core received it: a lone
+ * The text of docs/TOOL.md#path-rules for a refused payload. Messages echo the path as the core received it: a lone
  * surrogate arrives as U+FFFD.
  * @param {string} kind
  * @param {string} path
@@ -142,7 +142,7 @@ suite("hostile paths (tests/hostile-paths.txt)", () => {
     console.log(`hostile paths: ${corpus.length} payloads, ${refused.length} refused, ${accepted.length} accepted`);
   });
 
-  test("every refused payload gets its SPEC §2 text from every command, and nothing is written", async () => {
+  test("every refused payload gets its docs/TOOL.md#path-rules text from every command, and nothing is written", async () => {
     const { m, writes, listing } = await seeded();
     const failures = [];
     let checks = 0;

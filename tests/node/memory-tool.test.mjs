@@ -1,6 +1,6 @@
 // MemoryTool end to end over the built package (`import "memory-tool-wasm"`, wasm from pkg/):
 // options, toolParam, execute, run, runAll, writeFile, memories.list, access, limits, storage
-// failures. Behaviour texts are the core's; the few exact strings here come from the SPEC.
+// failures. Behaviour texts are the core's; the few exact strings here come from docs/TOOL.md.
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
-// Issue 4, parts 2-4 through the package's JS API: `MemoryTool.open({ mounts })` over named
+// Through the package's JS API: `MemoryTool.open({ mounts })` over named
 // stores of the registry. One mount is /memories itself; several are /memories/<slug>/ each;
 // the view of /memories lists them; writes outside a mount and moves between stores are
-// refused; a read_only mount refuses writes with SPEC §4's text before touching storage; the
+// refused; a read_only mount refuses writes with the text of docs/TOOL.md#read-only-access before touching storage; the
 // open errors (TOO_MANY_MOUNTS, SLUG_CONFLICT naming both stores, ARCHIVED, NOT_FOUND,
 // instructions over 4,096 characters); the system-prompt text; the host API with { store };
 // events of every mount; versions recording the mount and session that wrote them.

@@ -1,4 +1,4 @@
-// The write policy through the package's JS API (issue 7 part 7, JS side):
+// The write policy through the package's JS API (docs/TOOL.md#write-policy, JS side):
 // `MemoryTool.open({ beforeWrite, secretFilter })`. The hook is asked about every write of
 // content (tool, host API, writeFile, import) with the tool path, the content (text when
 // UTF-8, else bytes) and the source, and decides synchronously: allow, refuse (POLICY_REFUSED,

@@ -1,4 +1,4 @@
-// Issue 4, part 1 through the package's JS API: the registry of named stores (`MemoryStores`),
+// Through the package's JS API: the registry of named stores (`MemoryStores`),
 // over InMemoryStorage and IndexedDbStorage (fake-indexeddb) alike: create, list (archived
 // left out unless asked), get, update, archive (read-only for good), delete (the record, then
 // every memory and version of the store), the reserved registry store, and the errors.

@@ -1,4 +1,4 @@
-// Issue 3 through the package's JS API, over InMemoryStorage and IndexedDbStorage
+// Versions, history, bundles and events (docs/TOOL.md#versions) through the package's JS API, over InMemoryStorage and IndexedDbStorage
 // (fake-indexeddb) alike: memory records and ids, a version per change with who made it,
 // the host memory API (list rules, get, create, update with preconditions, delete), the
 // history API (list filters and paging, get, redact, restore, retention), export and import
@@ -811,7 +811,7 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       assert.equal((await target.versions.get(head.id)).content, "two\n");
     });
 
-    // Versions outlive their memory (SPEC §5), so a bundle with versions holds the history of
+    // Versions outlive their memory (docs/TOOL.md#versions), so a bundle with versions holds the history of
     // deleted memories, and an import keeps it.
     test("export → import → export with versions keeps the history of deleted memories", async () => {
       const source = await MemoryTool.open({ storage: makeBackend().storage(), store: STORE });

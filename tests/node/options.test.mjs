@@ -1,0 +1,89 @@
+// The values of MemoryTool.open's options are checked once, by the core, and its messages name
+// each option as the host wrote it — for a single store and through mounts alike. Values JSON
+// cannot carry (NaN, Infinity, functions, bigints) are refused, not dropped.
+
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+
+const built = existsSync(new URL("../../pkg/memory_tool_wasm_bg.wasm", import.meta.url));
+if (!built) {
+  console.error("\n*** options.test.mjs: pkg/ is missing — run `npm run build`. SKIPPING. ***\n");
+}
+const { MemoryTool, MemoryStores, MemoryToolError, InMemoryStorage } = built
+  ? await import("memory-tool-wasm")
+  : {};
+const suite = built ? describe : describe.skip;
+
+const isOptions = (message) => (error) => {
+  assert.ok(error instanceof MemoryToolError, `expected a MemoryToolError, got ${error}`);
+  assert.equal(error.code, "INVALID_OPTIONS", error.message);
+  assert.equal(error.message, `MemoryTool.open: ${message}`);
+  return true;
+};
+
+const BAD = [
+  [{ limits: { maxFileBytes: -1 } }, "`limits.maxFileBytes` must be a whole number, 0 or more."],
+  [{ limits: { maxFiles: 1.5 } }, "`limits.maxFiles` must be a whole number, 0 or more."],
+  [{ limits: { maxFiles: NaN } }, "`limits.maxFiles` must be a whole number, 0 or more."],
+  [{ limits: { maxFileBytes: "100" } }, "`limits.maxFileBytes` must be a whole number, 0 or more."],
+  [{ limits: { maxFileBytes: 10n } }, "`limits.maxFileBytes` must be a whole number, 0 or more."],
+  [{ maxViewChars: 5 }, "`maxViewChars` must be a whole number of at least 100."],
+  [{ maxViewChars: "16000" }, "`maxViewChars` must be a whole number of at least 100."],
+  [{ maxViewChars: () => 16000 }, "`maxViewChars` must be a whole number of at least 100."],
+  [{ createOverwrites: "yes" }, "`createOverwrites` must be a boolean."],
+  [{ secretFilter: 1 }, "`secretFilter` must be a boolean."],
+  [{ retentionDays: -1 }, "`retentionDays` must be a number of days, 0 or more."],
+  [{ retentionDays: "30" }, "`retentionDays` must be a number of days, 0 or more."],
+  [{ retentionDays: Infinity }, "`retentionDays` must be a number of days, 0 or more."],
+  [{ retentionDays: 1e15 }, "`retentionDays` must be a number of days, 0 or more."],
+];
+
+suite("options are checked once, by the core", () => {
+  test("a single store", async () => {
+    for (const [options, message] of BAD) {
+      await assert.rejects(
+        MemoryTool.open({ storage: new InMemoryStorage(), ...options }),
+        isOptions(message),
+        String(Object.keys(options)),
+      );
+    }
+  });
+
+  test("through mounts, with the same words", async () => {
+    const storage = new InMemoryStorage();
+    const stores = await MemoryStores.open({ storage });
+    const demo = await stores.create({ name: "Demo" });
+    for (const [options, message] of BAD) {
+      await assert.rejects(
+        MemoryTool.open({ storage, mounts: [{ store: demo.id }], ...options }),
+        isOptions(message),
+        String(Object.keys(options)),
+      );
+    }
+  });
+
+  test("good values are taken", async () => {
+    const m = await MemoryTool.open({
+      storage: new InMemoryStorage(),
+      limits: { maxFileBytes: 10, maxFiles: 1 },
+      maxViewChars: 100,
+      retentionDays: 0.5,
+      createOverwrites: true,
+      secretFilter: true,
+    });
+    const big = await m.execute({ command: "create", path: "/memories/a.md", file_text: "x".repeat(11) });
+    assert.equal(big.content, "Error: Cannot write /memories/a.md: 11 bytes is over the limit of 10 bytes per file");
+    m.close();
+  });
+
+  test("host-call flags are booleans, checked by the core", async () => {
+    const m = await MemoryTool.open({ storage: new InMemoryStorage() });
+    await assert.rejects(m.export({ include_versions: "yes" }), (error) => {
+      assert.equal(error.code, "INVALID_INPUT");
+      assert.match(error.message, /`include_versions` must be a boolean/);
+      return true;
+    });
+    m.close();
+  });
+});
