@@ -172,11 +172,33 @@ impl MemStore {
 
     fn apply(&mut self, write: &Write) {
         match write {
-            Write::PutFile(record) => {
+            // The harness holds the core to what its writes claim: hosts keep derived data
+            // (IndexedDB's listing keys) from these sizes without reading the records again.
+            Write::PutFile {
+                record,
+                previous_size,
+            } => {
+                let there = self.files.get(&record.path).map(|r| r.size);
+                assert_eq!(
+                    there, *previous_size,
+                    "putFile {}: the core said {previous_size:?} was there",
+                    record.path
+                );
                 self.files.insert(record.path.clone(), record.clone());
             }
-            Write::DeleteFile(path) => {
-                self.files.remove(path);
+            Write::DeleteFile { path, size, tree } => {
+                let there = self.files.remove(path).map(|r| r.size);
+                assert_eq!(
+                    there,
+                    Some(*size),
+                    "deleteFile {path}: the core said {size}"
+                );
+                if let Some(tree) = tree {
+                    assert!(
+                        path.starts_with(tree.as_str()),
+                        "deleteFile {path}: not below {tree}"
+                    );
+                }
             }
             Write::PutContent { id, bytes } => {
                 self.contents.insert(id.clone(), bytes.clone());
@@ -293,6 +315,19 @@ fn drive(mut task: Task, stores: &mut [MemStore], prepare: bool) -> Outcome {
         if let Some(store) = stores.get_mut(n) {
             for write in &outcome.writes {
                 store.apply(write);
+            }
+            // A delete that says it empties a directory must leave nothing below it.
+            for write in &outcome.writes {
+                if let Write::DeleteFile {
+                    tree: Some(tree), ..
+                } = write
+                {
+                    let below = crate::format::render::cat(&[tree, "/"]);
+                    assert!(
+                        store.files.keys().all(|k| !k.starts_with(below.as_str())),
+                        "deleteFile said {tree} is emptied, but files remain below it"
+                    );
+                }
             }
             store.last = counts;
         }

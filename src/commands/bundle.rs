@@ -428,21 +428,30 @@ pub(crate) fn import(
             (Some(_), previous) if memory.head.is_some() => {
                 // The bundle's history is the record: the file points at its head version.
                 if let Some(old) = previous.filter(|r| r.path != memory.key) {
-                    history.push(Write::DeleteFile(old.path.clone()));
+                    history.push(Write::DeleteFile {
+                        path: old.path.clone(),
+                        size: old.size,
+                        tree: None,
+                    });
                 }
                 if previous.is_none() {
                     added_files += 1;
                 }
-                history.push(Write::PutFile(FileRecord {
-                    path: memory.key.clone(),
-                    id: memory.id.clone(),
-                    size: memory.bytes.len() as u64,
-                    sha256: memory.sha256.clone(),
-                    created_at: memory.created_at,
-                    updated_at: memory.updated_at,
-                    version: memory.head.clone(),
-                    content: memory.head.clone().unwrap_or_default(),
-                }));
+                // Another memory at this path was deleted above; the same one may stay there.
+                let previous_size = previous.filter(|r| r.path == memory.key).map(|r| r.size);
+                history.push(Write::PutFile {
+                    previous_size,
+                    record: FileRecord {
+                        path: memory.key.clone(),
+                        id: memory.id.clone(),
+                        size: memory.bytes.len() as u64,
+                        sha256: memory.sha256.clone(),
+                        created_at: memory.created_at,
+                        updated_at: memory.updated_at,
+                        version: memory.head.clone(),
+                        content: memory.head.clone().unwrap_or_default(),
+                    },
+                });
             }
             (_, Some(previous)) => {
                 history

@@ -40,6 +40,8 @@ pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Ou
     }
     // The bytes stay: the versions before the deletion still hold them.
     let mut history = History::new(cx, snap);
+    // A directory goes whole.
+    history.emptying(key);
     for record in doomed {
         history.delete(record);
     }

@@ -39,6 +39,8 @@ pub(crate) struct History<'c> {
     times: Option<(i64, i64)>,
     /// A hash made while the first reads were out (`Task::prepare`).
     prehashed: Option<Prehashed>,
+    /// A directory key every file below which this command deletes or moves away.
+    emptying: Option<String>,
 }
 
 /// The read every writing command makes in its first round, so that its version ids follow
@@ -56,6 +58,28 @@ impl<'c> History<'c> {
             writes: Vec::new(),
             times: None,
             prehashed: snap.prehashed(),
+            emptying: None,
+        }
+    }
+
+    /// Says that the command takes every file below directory key `dir` away (a directory
+    /// delete or rename): their deletes carry it, so a host may unlist them at once.
+    pub(crate) fn emptying(&mut self, dir: &str) -> &mut Self {
+        self.emptying = Some(dir.to_string());
+        self
+    }
+
+    /// The delete of `record`'s file at its path.
+    fn delete_file(&self, record: &FileRecord) -> Write {
+        let tree = self.emptying.as_ref().filter(|dir| {
+            record.path.len() > dir.len()
+                && record.path.starts_with(dir.as_str())
+                && record.path.as_bytes().get(dir.len()) == Some(&b'/')
+        });
+        Write::DeleteFile {
+            path: record.path.clone(),
+            size: record.size,
+            tree: tree.cloned(),
         }
     }
 
@@ -112,7 +136,7 @@ impl<'c> History<'c> {
             record.created_at,
             path,
             bytes,
-            Some(&record.path),
+            Some(record),
         )
     }
 
@@ -152,7 +176,7 @@ impl<'c> History<'c> {
             created_by: self.cx.actor.clone(),
             redacted_at: None,
         };
-        self.writes.push(Write::DeleteFile(record.path.clone()));
+        self.writes.push(self.delete_file(record));
         self.writes.push(Write::PutVersion(version));
     }
 
@@ -172,7 +196,7 @@ impl<'c> History<'c> {
         created_at: i64,
         path: &str,
         bytes: Hashed<'_>,
-        old_path: Option<&str>,
+        old: Option<&FileRecord>,
     ) -> FileRecord {
         let version_id = self.clock.next(&mut self.ids);
         let (content, size, sha256) = match bytes {
@@ -199,10 +223,20 @@ impl<'c> History<'c> {
             version: Some(version_id.clone()),
             content: content.clone(),
         };
-        if let Some(old) = old_path.filter(|old| *old != path) {
-            self.writes.push(Write::DeleteFile(old.to_string()));
-        }
-        self.writes.push(Write::PutFile(record.clone()));
+        // A memory moves to a free path (the command checked it), or stays at its own.
+        let previous_size = match old {
+            Some(old) if old.path == path => Some(old.size),
+            Some(old) => {
+                let delete = self.delete_file(old);
+                self.writes.push(delete);
+                None
+            }
+            None => None,
+        };
+        self.writes.push(Write::PutFile {
+            record: record.clone(),
+            previous_size,
+        });
         self.writes.push(Write::PutVersion(VersionRecord {
             id: version_id,
             memory_id: memory_id.to_string(),

@@ -74,6 +74,8 @@ pub(super) fn run(
         ));
     }
     let mut history = History::new(cx, snap);
+    // A directory moves whole: everything below its old key goes.
+    history.emptying(from);
     for record in source {
         let moved_key = cat(&[to, record.path.get(from.len()..).unwrap_or_default()]);
         if cx.tool_path(&moved_key).len() > MAX_PATH_BYTES {

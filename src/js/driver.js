@@ -25,8 +25,8 @@ import { decide, textOrBytes } from "./policy.js";
  */
 /**
  * One write of an outcome, in the order storage must carry them out.
- * @typedef {{ op: "putFile", record: import("./index.js").FileRecord }
- *   | { op: "deleteFile", path: string }
+ * @typedef {{ op: "putFile", record: import("./index.js").FileRecord, previousSize: number | null }
+ *   | { op: "deleteFile", path: string, size: number, tree?: string }
  *   | { op: "putContent", id: string, bytes: number }
  *   | { op: "deleteContent", id: string }
  *   | { op: "putVersion", record: import("./index.js").VersionRecord }
@@ -284,10 +284,8 @@ export async function perform(handles, task, options = {}) {
     const bytes = writes.map((write) =>
       write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
     );
-    tx.beginWrites?.();
     if (!progress || outcome.isError) {
       writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
-      tx.endWrites?.();
       return;
     }
     // A transaction carries out its requests in order, so a cheap read issued after a batch
@@ -305,7 +303,6 @@ export async function perform(handles, task, options = {}) {
         });
       }
     });
-    tx.endWrites?.();
   };
 
   try {
@@ -437,10 +434,11 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
 function issueWrite(tx, write, bytes, core) {
   switch (write.op) {
     case "putFile":
-      tx.putFile(write.record);
+      tx.putFile(write.record, write.previousSize);
       return;
     case "deleteFile":
-      tx.deleteFile(write.path);
+      if (write.tree === undefined) tx.deleteFile(write.path, write.size);
+      else tx.deleteFile(write.path, write.size, write.tree);
       return;
     case "putContent":
       tx.putContent(write.id, bytes);

@@ -693,13 +693,6 @@ export interface StorageTx {
    * listings faster).
    */
   getListing?(path: string, cb: (entries: string[]) => void): void;
-  /**
-   * Optional: the adapter calls `beginWrites()` before a command's writes and `endWrites()`
-   * after them, so a storage may hold back and merge work until the batch ends (IndexedDB:
-   * one key-range delete of listing keys for a directory that ends up empty).
-   */
-  beginWrites?(): void;
-  endWrites?(): void;
   /** Whether any key lies in `[path + "/", path + "0")`. */
   hasChildren(path: string, cb: (yes: boolean) => void): void;
   /** The number of file records. */
@@ -728,8 +721,18 @@ export interface StorageTx {
   getNewestVersionId(cb: (id: string | null) => void): void;
   /** Every version id. */
   getVersionIds(cb: (ids: string[]) => void): void;
-  putFile(record: FileRecord): void;
-  deleteFile(path: string): void;
+  /**
+   * Puts a file record. `previousSize` is the size of the record it replaces at that path,
+   * or null when none was there (what a storage that keeps derived keys, like IndexedDB's
+   * listing, needs without a read).
+   */
+  putFile(record: FileRecord, previousSize: number | null): void;
+  /**
+   * Deletes the file record at `path`, of `size` bytes. `tree` is set when the command
+   * deletes every file below that directory key (a directory delete or rename), so a
+   * storage may drop what it derives for the whole directory at once.
+   */
+  deleteFile(path: string, size: number, tree?: string): void;
   putContent(id: string, bytes: Uint8Array): void;
   deleteContent(id: string): void;
   putVersion(record: VersionRecord): void;

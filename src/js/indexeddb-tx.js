@@ -22,22 +22,11 @@ export class IndexedDbTx {
   #keyRange;
   #fail;
   /**
-   * The size of each file record this transaction has read or written, by path (-1: known to
-   * be absent), so a write changes its listing key only when the size changed, without a read.
-   * @type {Map<string, number>}
+   * Directory keys whose listing keys this transaction has dropped whole (a directory delete
+   * or rename: one key-range request instead of one per file).
+   * @type {Set<string>}
    */
-  #sizes = new Map();
-  /**
-   * Directories (as `path + "/"`) whose every file this transaction has read (or found none
-   * of): a path below one that is not in `#sizes` is known to be absent.
-   * @type {string[]}
-   */
-  #complete = [];
-  /**
-   * Between `beginWrites` and `endWrites`: the listing keys still to delete (path → size).
-   * @type {Map<string, number> | null}
-   */
-  #batch = null;
+  #unlistedTrees = new Set();
 
   /**
    * @param {IDBTransaction} idbTx
@@ -57,10 +46,7 @@ export class IndexedDbTx {
   getFile(path, cb) {
     this.#request(
       () => this.#files.get(path),
-      (result) => {
-        this.#sizes.set(path, result ? result.size : -1);
-        cb(result ?? null);
-      },
+      (result) => cb(result ?? null),
     );
   }
 
@@ -68,13 +54,7 @@ export class IndexedDbTx {
   getSubtree(path, cb) {
     this.#request(
       () => this.#files.getAll(this.#subtree(path)),
-      (records) => {
-        for (const record of records) {
-          if (!this.#sizes.has(record.path)) this.#sizes.set(record.path, record.size);
-        }
-        this.#complete.push(path + "/");
-        cb(records);
-      },
+      cb,
     );
   }
 
@@ -90,10 +70,7 @@ export class IndexedDbTx {
   hasChildren(path, cb) {
     this.#request(
       () => this.#files.getKey(this.#subtree(path)),
-      (key) => {
-        if (key === undefined) this.#complete.push(path + "/");
-        cb(key !== undefined);
-      },
+      (key) => cb(key !== undefined),
     );
   }
 
@@ -114,10 +91,7 @@ export class IndexedDbTx {
   getFileById(id, cb) {
     this.#request(
       () => this.#files.index("id").get(id),
-      (result) => {
-        if (result) this.#sizes.set(result.path, result.size);
-        cb(result ?? null);
-      },
+      (result) => cb(result ?? null),
     );
   }
 
@@ -195,93 +169,46 @@ export class IndexedDbTx {
     this.#request(() => this.#versions.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
   }
 
-  /** @param {FileRecord} record */
-  putFile(record) {
+  /**
+   * Puts the record and keeps its listing key in step: the core says what size the record it
+   * replaces had (null: none), so the old key goes without a read.
+   * @param {FileRecord} record
+   * @param {number | null} [previousSize] undefined when a caller cannot say: then any key of
+   *   the path goes
+   */
+  putFile(record, previousSize) {
     this.#write(() => this.#files.put(record));
     const { path, size } = record;
-    // Deleted earlier in this batch: its old key goes now, before the new one is put.
-    const held = this.#batch?.get(path);
-    if (held !== undefined) {
-      this.#batch?.delete(path);
-      this.#unlist(path, held);
-    }
-    const before = this.#sizeOf(path);
-    if (before === size) return;
-    this.#unlist(path, before);
+    if (previousSize === size) return;
+    if (previousSize !== null) this.#unlist(path, previousSize);
     this.#write(() => this.#listing.put(null, listingKey(path, size)));
-    this.#sizes.set(path, size);
-  }
-
-  /** @param {string} path */
-  deleteFile(path) {
-    this.#write(() => this.#files.delete(path));
-    const before = this.#sizeOf(path);
-    if (before === -1) return;
-    if (this.#batch && before !== undefined) this.#batch.set(path, before);
-    else this.#unlist(path, before);
-    this.#sizes.set(path, -1);
   }
 
   /**
-   * A command's writes follow, until `endWrites`: listing keys of deleted files may then go
-   * in one key-range delete per directory that ends up empty (a directory delete or rename of
-   * 10,000 files: one request instead of 10,000).
-   */
-  beginWrites() {
-    this.#batch ??= new Map();
-  }
-
-  /** Issues the listing deletes `beginWrites` held back. */
-  endWrites() {
-    const batch = this.#batch;
-    this.#batch = null;
-    if (!batch || batch.size === 0) return;
-    // Outermost directories first: one range can cover those inside it.
-    for (const dir of [...this.#complete].sort((a, b) => a.length - b.length)) {
-      let covers = false;
-      for (const path of batch.keys()) {
-        if (path.startsWith(dir)) {
-          covers = true;
-          break;
-        }
-      }
-      if (!covers) continue;
-      // Empty now only if every file this transaction knows below it (all there were, as
-      // the directory was read whole) is deleted.
-      let empty = true;
-      for (const [path, size] of this.#sizes) {
-        if (size !== -1 && path.startsWith(dir)) {
-          empty = false;
-          break;
-        }
-      }
-      if (!empty) continue;
-      const range = this.#keyRange.bound(dir, dir.slice(0, -1) + "0", false, true);
-      this.#write(() => this.#listing.delete(range));
-      for (const path of [...batch.keys()]) if (path.startsWith(dir)) batch.delete(path);
-    }
-    for (const [path, size] of batch) this.#unlist(path, size);
-  }
-
-  /**
-   * The size of the record at `path` as this transaction knows it: -1 if known absent,
-   * undefined if not known.
+   * Deletes the record and its listing key; with `tree`, every listing key below that
+   * directory goes in one key-range request, at its first file (the command deletes or moves
+   * all of them, and any key it puts there later comes after that request).
    * @param {string} path
+   * @param {number} [size] undefined when a caller cannot say: then any key of the path goes
+   * @param {string} [tree]
    */
-  #sizeOf(path) {
-    const size = this.#sizes.get(path);
-    if (size !== undefined) return size;
-    return this.#complete.some((dir) => path.startsWith(dir)) ? -1 : undefined;
+  deleteFile(path, size, tree) {
+    this.#write(() => this.#files.delete(path));
+    if (tree === undefined) {
+      this.#unlist(path, size);
+    } else if (!this.#unlistedTrees.has(tree)) {
+      this.#unlistedTrees.add(tree);
+      this.#write(() => this.#listing.delete(this.#subtree(tree)));
+    }
   }
 
   /**
    * Deletes the listing key of `path`: the one for `size` if known, else any (a key range, as
    * paths hold no control character: `[path\0, path\u0001)`).
    * @param {string} path
-   * @param {number | undefined} size undefined if not known; -1 if known absent
+   * @param {number | undefined} size
    */
   #unlist(path, size) {
-    if (size === -1) return;
     const key =
       size === undefined
         ? this.#keyRange.bound(path + "\u0000", path + "\u0001", false, true)

@@ -115,8 +115,20 @@ pub enum Decision {
 /// A change the host applies in the same transaction, after the reads.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
-    PutFile(FileRecord),
-    DeleteFile(String),
+    /// A file record, with the size of the record it replaces at that path (`None`: none was
+    /// there), so a host that keeps derived keys (a listing) need not read it again.
+    PutFile {
+        record: FileRecord,
+        previous_size: Option<u64>,
+    },
+    /// The file record at `path`, of `size` bytes. `tree` is set when the command deletes
+    /// every file below that directory key (a directory delete or rename): a host may drop
+    /// what it derives for the whole directory at once.
+    DeleteFile {
+        path: String,
+        size: u64,
+        tree: Option<String>,
+    },
     /// Bytes under a content key.
     PutContent {
         id: String,

@@ -154,14 +154,28 @@ impl Outcome {
                 out.push(',');
             }
             match write {
-                Write::PutFile(record) => {
+                Write::PutFile {
+                    record,
+                    previous_size,
+                } => {
                     out.push_str("{\"op\":\"putFile\",\"record\":");
                     record.write_json(&mut out);
+                    out.push_str(",\"previousSize\":");
+                    match previous_size {
+                        Some(size) => push_decimal(&mut out, *size, 0),
+                        None => out.push_str("null"),
+                    }
                     out.push('}');
                 }
-                Write::DeleteFile(path) => {
+                Write::DeleteFile { path, size, tree } => {
                     out.push_str("{\"op\":\"deleteFile\",\"path\":");
                     write_str(&mut out, path);
+                    out.push_str(",\"size\":");
+                    push_decimal(&mut out, *size, 0);
+                    if let Some(tree) = tree {
+                        out.push_str(",\"tree\":");
+                        write_str(&mut out, tree);
+                    }
                     out.push('}');
                 }
                 Write::PutContent { id, .. } => {
