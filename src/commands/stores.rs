@@ -8,6 +8,7 @@ use crate::format::json::{Json, ObjectWriter};
 use crate::format::render::{cat, decimal, fill};
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::ids::VersionIds;
+use crate::model::path::{is_control, is_invisible};
 use crate::model::record::FileRecord;
 use crate::model::store::slug;
 use crate::model::store::StoreRecord;
@@ -44,6 +45,13 @@ impl StoreFields {
         };
         let name = text("name")?.map(|n| n.trim().to_string());
         if let Some(name) = &name {
+            // A name is data: shown to the model on one line of the system prompt, it must not
+            // be able to break that line or hide what it says.
+            if name.chars().any(|c| is_control(c) || is_invisible(c)) {
+                return Err(bad(
+                    "a store's name must not hold control characters (line breaks, tabs) or invisible formatting characters".into(),
+                ));
+            }
             if name.chars().count() > MAX_NAME || slug(name).is_empty() {
                 return Err(bad(fill(
                     "a store's name is 1 to {} characters and holds a letter or digit of any script (it names the store's folder)",

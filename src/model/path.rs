@@ -271,7 +271,7 @@ pub(crate) fn is_control(c: char) -> bool {
 }
 
 /// Characters that change how text looks without being seen (ZWNJ and ZWJ stay allowed).
-fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     matches!(
         c,
         '\u{ad}'

@@ -5,6 +5,7 @@ use crate::format::json::Json;
 use crate::format::render::{cat, decimal, fill};
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::path::MOUNT;
+use crate::model::path::{is_control, is_invisible};
 use crate::model::store::slug;
 use crate::session::mounts::MAX_INSTRUCTIONS;
 use crate::session::mounts::MAX_MOUNTS;
@@ -206,7 +207,7 @@ pub fn system_prompt(mounts: &[MountInfo]) -> String {
             "\n- {}/ — \"{}\" ({})",
             &[
                 mount.path.trim_end_matches('/'),
-                &mount.name,
+                &quoted(&one_line(&mount.name)),
                 if mount.read_only {
                     "read only: you can view it but not change it"
                 } else {
@@ -214,16 +215,51 @@ pub fn system_prompt(mounts: &[MountInfo]) -> String {
                 },
             ],
         ));
-        if !mount.description.trim().is_empty() {
+        let description = one_line(&mount.description);
+        if !description.is_empty() {
             out.push_str("\n  Description: ");
-            out.push_str(mount.description.trim());
+            out.push_str(&description);
         }
-        if !mount.instructions.trim().is_empty() {
+        let instructions = one_line(&mount.instructions);
+        if !instructions.is_empty() {
             out.push_str("\n  Instructions: ");
-            out.push_str(mount.instructions.trim());
+            out.push_str(&instructions);
         }
     }
     out.push_str("\n\nView your memory before you start a task, and keep what you learn there, in the store it belongs to.");
+    out
+}
+
+/// `text` on one line: each run of white space, control or invisible formatting characters
+/// becomes one space, so a name, description or instructions cannot add a line to the prompt
+/// (a fake mount, a fake instruction) nor hide text in it.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut gap = false;
+    for c in text.chars() {
+        if c.is_whitespace() || is_control(c) || is_invisible(c) {
+            gap = !out.is_empty();
+        } else {
+            if gap {
+                out.push(' ');
+                gap = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A name inside the prompt's double quotes: a quote or backslash in it is escaped, so the
+/// quoted name ends where the name does.
+fn quoted(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
     out
 }
 
