@@ -77,8 +77,28 @@ fn load() -> Vec<Payload> {
     payloads
 }
 
+/// A path as results echo it (docs/TOOL.md#result-shape): whole up to 2,000 characters, else
+/// its first 2,000 and its length.
+fn echoed(path: &str) -> String {
+    let count = path.chars().count();
+    if count <= 2_000 {
+        return path.to_string();
+    }
+    let head: String = path.chars().take(2_000).collect();
+    let digits = count.to_string();
+    let mut grouped = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(d);
+    }
+    format!("{head}… [{grouped} characters in all]")
+}
+
 /// The text of docs/TOOL.md#path-rules for a refused payload.
 fn spec_text(kind: &str, path: &str) -> String {
+    let path = &echoed(path);
     let reason = match kind {
         "outside" => {
             return format!("Error: Path must be /memories or start with /memories/, got: {path}")

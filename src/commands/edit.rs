@@ -6,6 +6,7 @@ use super::rules::{check_size, fail, Voice};
 use crate::commands::Context;
 use crate::format::json::JsonNumber;
 use crate::format::render::{decimal, fill, numbered_lines};
+use crate::format::render::{echo, line_list};
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
@@ -51,15 +52,18 @@ pub(super) fn str_replace(
         [] => {
             return Err(fail(
                 ErrorCode::NoMatch,
-                fill(texts::NO_MATCH, &[old_str, path.raw()]),
+                fill(texts::NO_MATCH, &[&echo(old_str), path.raw()]),
             ))
         }
         [only] => *only,
         many => {
-            let lines: Vec<String> = many.iter().map(|(_, l)| decimal(*l as u64)).collect();
+            let lines: Vec<usize> = many.iter().map(|(_, l)| *l).collect();
             return Err(fail(
                 ErrorCode::MultipleMatches,
-                fill(texts::MULTIPLE_MATCHES, &[old_str, &lines.join(", ")]),
+                fill(
+                    texts::MULTIPLE_MATCHES,
+                    &[&echo(old_str), &line_list(&lines)],
+                ),
             ));
         }
     };
@@ -116,7 +120,7 @@ pub(super) fn insert(
             ErrorCode::InvalidRange,
             fill(
                 texts::INSERT_LINE_RANGE,
-                &[&insert_line.shown(), &decimal(n as u64)],
+                &[&echo(&insert_line.shown()), &decimal(n as u64)],
             ),
         ));
     }

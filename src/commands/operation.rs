@@ -80,7 +80,7 @@ impl Operation {
             }
             Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
             Operation::Host(Ok(call)) => run_host(call, cx, snap),
-            Operation::MountsView { raw, slugs } => view::mounts(raw, slugs, snap),
+            Operation::MountsView { raw, slugs } => view::mounts(raw, slugs, cx, snap),
         }
     }
 }

@@ -3,7 +3,8 @@
 use super::rules::fail;
 use crate::commands::Context;
 use crate::format::json::JsonNumber;
-use crate::format::listing::{render_directory, render_tree, ListingEntry};
+use crate::format::listing::{cut_listing, render_directory, render_tree, ListingEntry};
+use crate::format::render::echo;
 use crate::format::render::{base64, cat, decimal, fill, format_size, numbered_lines, signed};
 use crate::format::texts;
 use crate::model::error::ErrorCode;
@@ -23,7 +24,10 @@ pub(super) fn run(
     if path.is_root() {
         snap.need(vec![Read::Listing(String::new())])?;
         return Ok(Outcome::text(
-            render_directory(path.raw(), &cx.mount_prefix, "", snap.listing("")),
+            cut_listing(
+                render_directory(path.raw(), &cx.mount_prefix, "", snap.listing("")),
+                cx.config.max_view_chars,
+            ),
             vec![],
         ));
     }
@@ -41,7 +45,10 @@ pub(super) fn run(
         ));
     }
     Ok(Outcome::text(
-        render_directory(path.raw(), &cx.tool_path(key), key, below),
+        cut_listing(
+            render_directory(path.raw(), &cx.tool_path(key), key, below),
+            cx.config.max_view_chars,
+        ),
         vec![],
     ))
 }
@@ -114,8 +121,8 @@ fn resolve_range([start, end]: &[JsonNumber; 2], n: usize) -> Result<(usize, usi
             fill(
                 texts::VIEW_RANGE_START,
                 &[
-                    &shown,
-                    &mention(start, start_value, first),
+                    &echo(&shown),
+                    &echo(&mention(start, start_value, first)),
                     &decimal(n as u64),
                 ],
             ),
@@ -127,9 +134,9 @@ fn resolve_range([start, end]: &[JsonNumber; 2], n: usize) -> Result<(usize, usi
             fill(
                 texts::VIEW_RANGE_ORDER,
                 &[
-                    &shown,
-                    &mention(end, end_value, last),
-                    &mention(start, start_value, first),
+                    &echo(&shown),
+                    &echo(&mention(end, end_value, last)),
+                    &echo(&mention(start, start_value, first)),
                 ],
             ),
         ));
@@ -154,7 +161,12 @@ fn image_type(bytes: &[u8]) -> Option<&'static str> {
 
 /// `view /memories` over several mounts: one tree with each mount as a directory (shown even
 /// when empty).
-pub(super) fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(super) fn mounts(
+    raw: &str,
+    slugs: &[String],
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
     snap.need((0..slugs.len()).map(Read::MountListing).collect())?;
     let mut files: Vec<ListingEntry> = Vec::new();
     for (i, slug) in slugs.iter().enumerate() {
@@ -165,5 +177,8 @@ pub(super) fn mounts(raw: &str, slugs: &[String], snap: &Snapshot) -> Result<Out
     }
     let empty: Vec<&str> = slugs.iter().map(String::as_str).collect();
     let listing = render_tree(raw, crate::model::path::MOUNT, "", &files, &empty);
-    Ok(Outcome::text(listing, vec![]))
+    Ok(Outcome::text(
+        cut_listing(listing, cx.config.max_view_chars),
+        vec![],
+    ))
 }

@@ -1,6 +1,6 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (docs/TOOL.md#directory-listing).
 
-use crate::format::render::{fill, format_size, push_size};
+use crate::format::render::{fill, format_size, group, push_size};
 use crate::format::texts;
 use std::cmp::Ordering;
 
@@ -91,6 +91,33 @@ pub(crate) fn render_directory(
     files: &[ListingEntry],
 ) -> String {
     render_tree(raw_path, shown_path, dir_key, files, &[])
+}
+
+/// `listing` cut after its last whole entry within `max_chars` characters, with a note of how
+/// many entries it shows of how many (a listing longer than the view limit); else as it is.
+pub(crate) fn cut_listing(listing: String, max_chars: usize) -> String {
+    let Some((limit, _)) = listing.char_indices().nth(max_chars) else {
+        return listing;
+    };
+    // The header and the directory's own line always stay.
+    let head = listing
+        .match_indices('\n')
+        .nth(1)
+        .map_or(listing.len(), |(at, _)| at);
+    let keep = listing
+        .get(..limit)
+        .and_then(|s| s.rfind('\n'))
+        .filter(|&at| at >= head)
+        .unwrap_or(head);
+    let entries = |s: &str| s.matches('\n').count().saturating_sub(1) as u64;
+    let total = entries(&listing);
+    let mut out = listing.get(..keep).unwrap_or_default().to_string();
+    let shown = entries(&out);
+    out.push_str(&fill(
+        texts::TRUNCATED_LISTING,
+        &[&group(shown), &group(total)],
+    ));
+    out
 }
 
 /// `render_directory`, with `empty_dirs` (child names) shown as directories even when nothing

@@ -246,6 +246,44 @@ pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
     (bits < 6 && acc & ((1 << bits) - 1) == 0).then_some(out)
 }
 
+/// The most characters of one input a result echoes (a path, an `old_str`, a parameter): a
+/// result stays bounded whatever the model sends, and ordinary inputs are echoed whole.
+pub(crate) const ECHO_CHARS: usize = 2_000;
+
+/// The most line numbers a `MULTIPLE_MATCHES` result lists.
+pub(crate) const LISTED_LINES: usize = 100;
+
+/// `text` as a result echoes it: whole up to `ECHO_CHARS` characters, else its first
+/// `ECHO_CHARS` and how long it was.
+pub(crate) fn echo(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(ECHO_CHARS) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => {
+            let total = text.chars().count() as u64;
+            let mut out = String::with_capacity(cut + 40);
+            out.push_str(text.get(..cut).unwrap_or_default());
+            out.push_str(&fill(texts::ECHO_CUT, &[&group(total)]));
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
+/// Line numbers as `MULTIPLE_MATCHES` lists them: `1, 2, 3`, at most `LISTED_LINES` of them
+/// and then how many there are.
+pub(crate) fn line_list(lines: &[usize]) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().take(LISTED_LINES).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_decimal(&mut out, *line as u64, 0);
+    }
+    if lines.len() > LISTED_LINES {
+        out.push_str(&fill(texts::MORE_LINES, &[&group(lines.len() as u64)]));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

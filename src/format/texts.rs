@@ -216,3 +216,16 @@ pub(crate) const WRITE_TRAILING_SLASH: &str =
 
 /// `writeFile` done (docs/TOOL.md#memories).
 pub(crate) const WROTE: &str = "Wrote {}";
+
+/// The end of an input echoed in a result and cut at `ECHO_CHARS` characters: its whole length
+/// (docs/TOOL.md#result-shape).
+pub(crate) const ECHO_CUT: &str = "… [{} characters in all]";
+
+/// The end of a list of line numbers cut at `LISTED_LINES`: how many there are
+/// (docs/TOOL.md#str_replace).
+pub(crate) const MORE_LINES: &str = ", … ({} in all)";
+
+/// The end of a directory listing cut at the view limit: entries shown, entries in all
+/// (docs/TOOL.md#output-limit).
+pub(crate) const TRUNCATED_LISTING: &str =
+    "\n[Truncated: showing {} of {} entries. View a directory inside it to list the rest.]";

@@ -1,6 +1,7 @@
 //! Tool input parsing (docs/TOOL.md#input): the model's JSON becomes a typed command, or the first error.
 
 use crate::format::json::{Json, JsonNumber, JsonStr};
+use crate::format::render::echo;
 use crate::format::render::fill;
 use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
@@ -148,7 +149,7 @@ pub(crate) fn parse_tool_json(input: &Json) -> Result<ToolCommand, ToolError> {
         }
         other => Err(ToolError::new(
             ErrorCode::UnknownCommand,
-            fill(texts::UNKNOWN_COMMAND, &[other, VALID_COMMANDS]),
+            fill(texts::UNKNOWN_COMMAND, &[&echo(other), VALID_COMMANDS]),
         )),
     }
 }

@@ -4,6 +4,7 @@
 //! `/memories` mount point (as the hosted memory stores name memories). The root is the empty
 //! key. Keys are in Unicode NFC, so one name has one spelling.
 
+use crate::format::render::echo;
 use crate::format::render::{cat, fill, group};
 use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
@@ -34,7 +35,7 @@ impl MemoryPath {
         let Some(rest) = rest else {
             return Err(ToolError::new(
                 ErrorCode::InvalidPath,
-                fill(texts::PATH_OUTSIDE, &[raw]),
+                fill(texts::PATH_OUTSIDE, &[&echo(raw)]),
             ));
         };
         let trailing_slash = rest.ends_with('/');
@@ -44,12 +45,13 @@ impl MemoryPath {
             None => Vec::new(),
         };
         check_segments(&segments, lone_surrogate, raw.len()).map_err(|problem| match problem {
-            SegmentProblem::Escape => {
-                ToolError::new(ErrorCode::InvalidPath, fill(texts::PATH_ESCAPES, &[raw]))
-            }
+            SegmentProblem::Escape => ToolError::new(
+                ErrorCode::InvalidPath,
+                fill(texts::PATH_ESCAPES, &[&echo(raw)]),
+            ),
             SegmentProblem::Invalid(reason) => ToolError::new(
                 ErrorCode::InvalidPath,
-                fill(texts::PATH_INVALID, &[raw, &reason]),
+                fill(texts::PATH_INVALID, &[&echo(raw), &reason]),
             ),
         })?;
         let mut key = String::with_capacity(rest.len());
@@ -63,7 +65,10 @@ impl MemoryPath {
         if MOUNT.len() + key.len() > MAX_PATH_BYTES {
             return Err(ToolError::new(
                 ErrorCode::InvalidPath,
-                fill(texts::PATH_TOO_LONG, &[raw, &group(MAX_PATH_BYTES as u64)]),
+                fill(
+                    texts::PATH_TOO_LONG,
+                    &[&echo(raw), &group(MAX_PATH_BYTES as u64)],
+                ),
             ));
         }
         Ok(MemoryPath {

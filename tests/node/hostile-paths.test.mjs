@@ -55,13 +55,24 @@ const REASONS = {
 };
 
 /**
+ * A path as results echo it (docs/TOOL.md#result-shape): whole up to 2,000 characters (code
+ * points), else its first 2,000 and its length.
+ * @param {string} path
+ */
+function echoed(path) {
+  const chars = Array.from(path);
+  if (chars.length <= 2000) return path;
+  return `${chars.slice(0, 2000).join("")}… [${chars.length.toLocaleString("en-US")} characters in all]`;
+}
+
+/**
  * The text of docs/TOOL.md#path-rules for a refused payload. Messages echo the path as the core received it: a lone
  * surrogate arrives as U+FFFD.
  * @param {string} kind
  * @param {string} path
  */
 function specText(kind, path) {
-  const raw = path.toWellFormed();
+  const raw = echoed(path.toWellFormed());
   if (kind === "outside") return `Error: Path must be /memories or start with /memories/, got: ${raw}`;
   if (kind === "escape") return `Error: Path ${raw} would escape /memories directory`;
   const reason = REASONS[/** @type {keyof typeof REASONS} */ (kind)];
