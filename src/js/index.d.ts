@@ -179,13 +179,17 @@ export interface PendingWrite {
  * - `undefined`, `true` or `"allow"`: write as asked;
  * - `false` or `{ refuse: reason }`: refuse (`POLICY_REFUSED`; the model reads
  *   `Error: Cannot write <path>: <reason>`);
- * - any other string, or bytes: write this content instead (an import refuses rewrites whole).
+ * - `{ rewrite: text or bytes }`, any other string, or bytes: write this content instead (an
+ *   import refuses rewrites whole). A string that reads as a refusal (`"deny"`, `"refuse"`,
+ *   `"reject"`, `"block"`, `"no"`, …) refuses the write instead of being stored; return
+ *   `{ rewrite: "deny" }` to store such a word.
  */
 export type WriteDecision =
   | undefined
   | boolean
   | "allow"
   | { refuse: string }
+  | { rewrite: string | Uint8Array }
   | string
   | Uint8Array
   | ArrayBuffer

@@ -7,6 +7,9 @@ import { describeValue, isPlainObject } from "./arguments.js";
 
 /** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
 
+/** Strings a hook may return meaning no: refused, never stored as content. */
+const REFUSAL_WORDS = new Set(["deny", "denied", "refuse", "refused", "reject", "rejected", "block", "blocked", "disallow", "forbid", "no", "false"]);
+
 /**
  * The write policy's decision on one write, as the core takes it: `answer` (allow or refuse,
  * as JSON) or `rewrite` (the bytes to store instead). Whatever the hook does, a decision comes
@@ -37,11 +40,24 @@ export function decide(beforeWrite, write) {
   }
   // No reason: the core says "the host's write policy refused it".
   if (result === false) return refuse();
-  if (typeof result === "string") return { rewrite: new TextEncoder().encode(result) };
+  if (typeof result === "string") {
+    // A word that reads as a refusal is not stored as the memory's text: that would write
+    // "deny" where the host meant no. (To store such a word, return { rewrite: "deny" }.)
+    if (REFUSAL_WORDS.has(result.trim().toLowerCase())) {
+      return refuse(`beforeWrite returned ${describeValue(result)}; refuse with false or { refuse: reason }`);
+    }
+    return { rewrite: new TextEncoder().encode(result) };
+  }
   if (result instanceof Uint8Array) return { rewrite: result };
   if (result instanceof ArrayBuffer) return { rewrite: new Uint8Array(result) };
   if (ArrayBuffer.isView(result)) {
     return { rewrite: new Uint8Array(result.buffer, result.byteOffset, result.byteLength) };
+  }
+  if (isPlainObject(result) && "rewrite" in /** @type {object} */ (result)) {
+    const content = /** @type {{ rewrite: unknown }} */ (result).rewrite;
+    if (typeof content === "string") return { rewrite: new TextEncoder().encode(content) };
+    if (content instanceof Uint8Array) return { rewrite: content };
+    return refuse(`beforeWrite returned { rewrite: ${describeValue(content)} }, which is not text or bytes`);
   }
   if (isPlainObject(result) && "refuse" in /** @type {object} */ (result)) {
     const reason = /** @type {{ refuse: unknown }} */ (result).refuse;

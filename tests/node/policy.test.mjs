@@ -154,6 +154,27 @@ suite("beforeWrite", () => {
     bytes.m.close();
   });
 
+  test("a word that reads as a refusal refuses; { rewrite } stores any text", async () => {
+    for (const word of ["deny", "Refuse", " reject ", "block", "no"]) {
+      const { m, storage } = await withHook(() => word);
+      const result = await create(m, "/memories/a.md", "hello");
+      assert.equal(result.isError, true, word);
+      assert.equal(result.content, `Error: Cannot write /memories/a.md: beforeWrite returned ${JSON.stringify(word)}; refuse with false or { refuse: reason }`);
+      assert.deepEqual(await stored(storage), {}, word);
+      m.close();
+    }
+    const { m, storage } = await withHook(() => ({ rewrite: "deny" }));
+    assert.equal((await create(m, "/memories/a.md", "hello")).isError, false);
+    assert.deepEqual(await stored(storage), { "/a.md": "deny" });
+    m.close();
+    const bad = await withHook(() => ({ rewrite: 5 }));
+    assert.equal(
+      (await create(bad.m, "/memories/a.md", "hello")).content,
+      "Error: Cannot write /memories/a.md: beforeWrite returned { rewrite: number 5 }, which is not text or bytes",
+    );
+    bad.m.close();
+  });
+
   test("an import is never rewritten: a rewrite refuses it whole", async () => {
     const source = await MemoryTool.open({ storage: "memory" });
     await create(source, "/memories/p.md", "SSN 123-45-6789");
