@@ -126,6 +126,35 @@ impl<'a> Args<'a> {
     }
 }
 
+/// The arguments each call takes (`None` for a call that does not exist).
+fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
+    Some(match call {
+        "memories.list" => &["path_prefix", "depth"],
+        "memories.get" | "versions.get" | "versions.redact" | "versions.restore" => &["id"],
+        "memories.getByPath" => &["path"],
+        "memories.create" => &["path", "content"],
+        "memories.update" => &["id", "path", "content", "precondition"],
+        "memories.delete" => &["id", "expected_content_sha256"],
+        "versions.list" => &[
+            "memory_id",
+            "operation",
+            "created_at_gte",
+            "created_at_lte",
+            "path_prefix",
+            "limit",
+            "page",
+        ],
+        "versions.prune" => &[],
+        "export" => &["include_versions"],
+        "import" => &["bundle", "on_conflict"],
+        "stores.create" => &["name", "description", "limits"],
+        "stores.list" => &["include_archived"],
+        "stores.get" | "stores.archive" | "stores.delete" => &["id"],
+        "stores.update" => &["id", "name", "description", "limits"],
+        _ => return None,
+    })
+}
+
 impl HostCall {
     /// Parses a call; unknown calls and malformed arguments are `INVALID_INPUT` errors.
     pub fn parse(text: &str) -> Result<HostCall, ToolError> {
@@ -133,6 +162,27 @@ impl HostCall {
             Json::parse(text).ok_or_else(|| bad("a host call must be a JSON object".into()))?;
         let args = Args(&json);
         let call = args.required("call")?;
+        if let (Some(known), Json::Object(members)) = (arguments_of(call), &json) {
+            // A misspelt argument is refused, not dropped (an update of `contnet` would
+            // otherwise apply the rest and lose the content).
+            if let Some((name, _)) = members
+                .iter()
+                .find(|(name, _)| name != "call" && !known.contains(&name.as_str()))
+            {
+                return Err(bad(fill(
+                    "unknown argument `{}` of {}; its arguments are {}",
+                    &[
+                        name,
+                        call,
+                        &if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        },
+                    ],
+                )));
+            }
+        }
         Ok(match call {
             "memories.list" => HostCall::ListMemories(ListOptions::new(
                 args.string("path_prefix")?,

@@ -87,3 +87,22 @@ suite("options are checked once, by the core", () => {
     m.close();
   });
 });
+
+suite("host calls refuse arguments they do not take", () => {
+  test("memories.update with a misspelt field changes nothing", async () => {
+    const m = await MemoryTool.open({ storage: new InMemoryStorage() });
+    const created = await m.memories.create({ path: "/a.md", content: "old" });
+    await assert.rejects(
+      m.memories.update(created.id, /** @type {any} */ ({ contnet: "new", path: "/b.md" })),
+      (error) => {
+        assert.equal(error.code, "INVALID_INPUT");
+        assert.match(error.message, /unknown argument `contnet` of memories\.update; its arguments are id, path, content, precondition/);
+        return true;
+      },
+    );
+    const after = await m.memories.get(created.id);
+    assert.equal(after.path, "/a.md");
+    assert.equal(after.content, "old");
+    m.close();
+  });
+});
