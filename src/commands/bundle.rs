@@ -11,6 +11,7 @@ use crate::format::json::{Json, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{base64_decode, cat, decimal, fill, group, signed};
 use crate::model::error::{Detail, ErrorCode, ToolError};
+use crate::model::ids::version_id_time;
 use crate::model::path::{ancestor_keys, parse_store_path};
 use crate::model::record::{sha256_hex, write_content_members, Change, FileRecord, VersionRecord};
 use crate::model::time::{parse_rfc3339, rfc3339};
@@ -19,6 +20,10 @@ use std::collections::{HashMap, HashSet};
 
 /// The bundle's `format`.
 pub(crate) const FORMAT: &str = "memory-tool-wasm/bundle";
+
+/// How far ahead of this store's clock an imported version may be stamped (clocks of two
+/// devices differ a little).
+const FUTURE_SLACK_MS: i64 = 10 * 60 * 1000;
 
 /// An id above every version id, to read the whole history.
 const ALL_VERSIONS: &str = "memver_~";
@@ -267,9 +272,9 @@ impl Bundle {
         for (i, item) in items.iter().enumerate() {
             let what = fill("version {}", &[&decimal(i as u64)]);
             let id = text_field(item, "id", &what)?.to_string();
-            if !id.starts_with("memver_") || !seen.insert(id.clone()) {
+            if version_id_time(&id).is_none() || !seen.insert(id.clone()) {
                 return Err(invalid(fill(
-                    "{}: its id is not a unique memver_ id",
+                    "{}: its id is not a unique, well-formed memver_ id",
                     &[&what],
                 )));
             }
@@ -294,6 +299,26 @@ impl Bundle {
                 Some(_) => Some(time_field(item, "redacted_at", &what)?),
                 None => None,
             };
+            // Content is there or explicitly redacted: a version that kept its hash but lost
+            // its bytes would import a file whose size and hash do not match what it holds.
+            match (operation, &bytes, redacted_at) {
+                (_, Some(_), Some(_)) => {
+                    return Err(invalid(fill(
+                        "{}: it is redacted but still carries content",
+                        &[&what],
+                    )))
+                }
+                (Change::Created | Change::Modified, None, None) => {
+                    return Err(invalid(fill(
+                        "{}: it has no content and is not redacted",
+                        &[&what],
+                    )))
+                }
+                (Change::Deleted, Some(_), _) => {
+                    return Err(invalid(fill("{}: a deletion carries no content", &[&what])))
+                }
+                _ => {}
+            }
             let created_by = match item.field("created_by") {
                 Some(actor @ Json::Object(_)) => write_value(actor),
                 _ => "null".to_string(),
@@ -322,8 +347,11 @@ impl Bundle {
             versions.iter().map(|v| (v.record.id.as_str(), v)).collect();
         for memory in memories {
             if let Some(head) = &memory.head {
+                // The head holds the memory's very content (its bytes, not only a hash).
                 let ok = by_id.get(head.as_str()).is_some_and(|v| {
                     v.record.memory_id == memory.id
+                        && v.bytes.is_some()
+                        && v.record.redacted_at.is_none()
                         && v.record.sha256.as_deref() == Some(&memory.sha256)
                 });
                 if !ok {
@@ -366,6 +394,20 @@ pub(crate) fn import(
         .iter()
         .map(|m| (m.key.as_str(), m.key.as_str(), m.bytes.as_slice()))
         .collect();
+    // A version stamped in the future would sort after every version this store writes from
+    // now on (and keep its contents from retention): such a bundle is refused, not re-stamped,
+    // since its ids are what its history links by.
+    if let Some(version) = bundle.versions.iter().flatten().find(|v| {
+        version_id_time(&v.record.id).is_none_or(|t| t > cx.now.saturating_add(FUTURE_SLACK_MS))
+    }) {
+        return Err(Stop::Fail(ToolError::new(
+            ErrorCode::InvalidBundle,
+            fill(
+                "Cannot import: version {} is stamped after now ({}); a bundle's history cannot come from the future",
+                &[&version.record.id, &rfc3339(cx.now)],
+            ),
+        )));
+    }
     let vetted = vet_all(&items, cx, snap)?;
     if let Some((memory, _)) = bundle
         .memories

@@ -72,6 +72,23 @@ impl VersionIds {
     }
 }
 
+/// The time (epoch milliseconds) a well-formed version id was written at: `memver_`, a
+/// 13-character stamp and 8 characters, all lowercase Crockford base32. `None` for any other
+/// shape (an import refuses those).
+pub(crate) fn version_id_time(id: &str) -> Option<i64> {
+    let rest = id.strip_prefix("memver_")?;
+    if rest.len() != 21 || !rest.bytes().all(|b| CROCKFORD.contains(&b)) {
+        return None;
+    }
+    // 13 base32 digits hold 65 bits: the top one must be clear for the stamp to fit a u64
+    // (the first digit below 16: `0`-`9`, `a`-`f`).
+    let first = rest.as_bytes().first()?;
+    if CROCKFORD.iter().position(|c| c == first)? >= 16 {
+        return None;
+    }
+    Some((stamp_of(id)? >> SEQUENCE_BITS) as i64)
+}
+
 /// The smallest version id written at or after `ms`: a bound for time-range queries.
 pub(crate) fn version_id_floor(ms: i64) -> String {
     cat(&[
