@@ -55,9 +55,24 @@ fn volume(answer: &Answer) -> usize {
     }
 }
 
+/// What a write policy is asked: as the JS adapter's `beforeWrite` gets it.
+#[derive(Clone, Copy, Debug)]
+pub struct PendingWrite<'a> {
+    /// The tool path written (the new one for a rename).
+    pub path: &'a str,
+    /// `tool`, `api` or `import`.
+    pub source: &'a str,
+    /// `create`, `modify`, `rename`, `delete`, `restore` or `import`.
+    pub operation: &'a str,
+    /// The tool path a rename leaves.
+    pub old_path: Option<&'a str>,
+    /// The content about to be written (none for a rename or delete).
+    pub content: Option<&'a [u8]>,
+}
+
 /// A write policy for `MemStore`, as the JS adapter's `beforeWrite` is for a browser store.
 #[derive(Clone, Copy)]
-pub struct WritePolicy(pub fn(&str, &str, &[u8]) -> Decision);
+pub struct WritePolicy(pub fn(&PendingWrite<'_>) -> Decision);
 
 impl std::fmt::Debug for WritePolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -155,11 +170,18 @@ impl MemStore {
             Read::Policy {
                 path,
                 source,
+                operation,
+                old_path,
                 bytes,
-            } => Answer::Policy(
-                self.policy
-                    .map_or(Decision::Allow, |p| (p.0)(path, source, bytes)),
-            ),
+            } => Answer::Policy(self.policy.map_or(Decision::Allow, |p| {
+                (p.0)(&PendingWrite {
+                    path,
+                    source,
+                    operation,
+                    old_path: old_path.as_deref(),
+                    content: bytes.as_deref(),
+                })
+            })),
         }
     }
 

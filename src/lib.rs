@@ -28,7 +28,7 @@ pub mod harness;
 pub mod wasm;
 
 #[cfg(feature = "harness")]
-pub use harness::{Counts, MemMounts, MemStore, WritePolicy};
+pub use harness::{Counts, MemMounts, MemStore, PendingWrite, WritePolicy};
 
 pub use commands::{Context, Operation};
 pub use format::json::{quote, write_value, Json, JsonNumber, JsonStr};

@@ -5,8 +5,8 @@
 mod common;
 use common::result;
 use memory_tool_wasm::Decision;
-use memory_tool_wasm::WritePolicy;
 use memory_tool_wasm::{Config, MemStore, Operation};
+use memory_tool_wasm::{PendingWrite, WritePolicy};
 
 const KEY: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
 
@@ -89,8 +89,9 @@ fn the_filter_is_off_unless_asked() {
     assert!(!outcome.is_error());
 }
 
-fn hook(path: &str, source: &str, bytes: &[u8]) -> Decision {
-    let text = String::from_utf8_lossy(bytes);
+fn hook(write: &PendingWrite<'_>) -> Decision {
+    let (path, source) = (write.path, write.source);
+    let text = String::from_utf8_lossy(write.content.unwrap_or_default());
     if path.starts_with("/memories/locked/") {
         Decision::Refuse(format!(
             "{source} writes under /memories/locked are not allowed"
@@ -161,4 +162,167 @@ fn imports_are_vetted_and_never_rewritten() {
     )));
     assert_eq!(outcome.error.map(|c| c.as_str()), Some("POLICY_REFUSED"));
     assert!(target.files.is_empty());
+}
+
+/// The README's locked folder: nothing may enter, change or leave `/memories/locked/`.
+fn locked(write: &PendingWrite<'_>) -> Decision {
+    let inside = |p: &str| p.starts_with("/memories/locked/");
+    if inside(write.path) || write.old_path.is_some_and(inside) {
+        Decision::Refuse(format!("{} in the locked folder", write.operation))
+    } else {
+        Decision::Allow
+    }
+}
+
+/// A store with `/memories/locked/rule.md` and `/memories/free.md` written before the policy,
+/// then the policy on.
+fn locked_store() -> MemStore {
+    let mut st = MemStore::new(Config::default());
+    st.execute(r#"{"command":"create","path":"/memories/locked/rule.md","file_text":"rule"}"#);
+    st.execute(r#"{"command":"create","path":"/memories/free.md","file_text":"free"}"#);
+    st.config.write_hook = true;
+    st.policy = Some(WritePolicy(locked));
+    st
+}
+
+#[test]
+fn no_write_path_walks_around_the_locked_folder() {
+    let mut st = locked_store();
+    let before = st.files.clone();
+    let tool = [
+        (r#"{"command":"rename","old_path":"/memories/free.md","new_path":"/memories/locked/free.md"}"#,
+         "Error: Cannot rename /memories/free.md to /memories/locked/free.md: rename in the locked folder"),
+        (r#"{"command":"rename","old_path":"/memories/locked/rule.md","new_path":"/memories/out.md"}"#,
+         "Error: Cannot rename /memories/locked/rule.md to /memories/out.md: rename in the locked folder"),
+        (r#"{"command":"rename","old_path":"/memories/locked","new_path":"/memories/away"}"#,
+         "Error: Cannot rename /memories/locked to /memories/away: rename in the locked folder"),
+        (r#"{"command":"delete","path":"/memories/locked"}"#,
+         "Error: Cannot delete /memories/locked: delete in the locked folder"),
+        (r#"{"command":"delete","path":"/memories/locked/rule.md"}"#,
+         "Error: Cannot delete /memories/locked/rule.md: delete in the locked folder"),
+    ];
+    for (input, want) in tool {
+        let outcome = st.execute(input);
+        assert_eq!(
+            (outcome.error.map(|c| c.as_str()), outcome.text_content()),
+            (Some("POLICY_REFUSED"), want),
+            "{input}"
+        );
+    }
+    assert_eq!(st.files, before, "nothing moved");
+
+    // The host API: moving a memory in or out, deleting one.
+    let id = st
+        .files
+        .get("/free.md")
+        .map(|r| r.id.clone())
+        .unwrap_or_default();
+    let locked_id = st
+        .files
+        .get("/locked/rule.md")
+        .map(|r| r.id.clone())
+        .unwrap_or_default();
+    for call in [
+        format!(r#"{{"call":"memories.update","id":"{id}","path":"/locked/free.md"}}"#),
+        format!(
+            r#"{{"call":"memories.update","id":"{id}","path":"/locked/free.md","content":"x"}}"#
+        ),
+        format!(r#"{{"call":"memories.update","id":"{locked_id}","path":"/out.md"}}"#),
+        format!(r#"{{"call":"memories.delete","id":"{locked_id}"}}"#),
+    ] {
+        let outcome = st.run(Operation::host(&call));
+        assert_eq!(
+            outcome.error.map(|c| c.as_str()),
+            Some("POLICY_REFUSED"),
+            "{call}: {}",
+            outcome.text_content()
+        );
+    }
+    assert_eq!(st.files, before, "nothing moved");
+}
+
+#[test]
+fn a_restore_asks_the_policy_and_the_secret_filter() {
+    // A version written into the locked folder before the policy: restoring it is a write there.
+    let mut st = locked_store();
+    let id = st
+        .files
+        .get("/locked/rule.md")
+        .map(|r| r.id.clone())
+        .unwrap_or_default();
+    st.config.write_hook = false;
+    st.execute(r#"{"command":"str_replace","path":"/memories/locked/rule.md","old_str":"rule","new_str":"changed"}"#);
+    st.config.write_hook = true;
+    let first = st
+        .versions
+        .values()
+        .find(|v| v.memory_id == id)
+        .map(|v| v.id.clone())
+        .unwrap_or_default();
+    let outcome = st.run(Operation::host(&format!(
+        r#"{{"call":"versions.restore","id":"{first}"}}"#
+    )));
+    assert_eq!(
+        outcome.error.map(|c| c.as_str()),
+        Some("POLICY_REFUSED"),
+        "{}",
+        outcome.text_content()
+    );
+    assert_eq!(st.text_at("/locked/rule.md"), Some("changed"));
+
+    // A key rotated out does not come back through a restore.
+    let mut st = MemStore::new(Config::default());
+    st.execute(&format!(
+        r#"{{"command":"create","path":"/memories/k.md","file_text":"{KEY}"}}"#
+    ));
+    st.execute(r#"{"command":"create","path":"/memories/k.md","file_text":"rotated"}"#);
+    st.config.create_overwrites = true;
+    st.execute(r#"{"command":"create","path":"/memories/k.md","file_text":"rotated"}"#);
+    st.config.secret_filter = true;
+    let leaked = st
+        .versions
+        .values()
+        .find(|v| v.operation == memory_tool_wasm::Change::Created)
+        .map(|v| v.id.clone())
+        .unwrap_or_default();
+    let outcome = st.run(Operation::host(&format!(
+        r#"{{"call":"versions.restore","id":"{leaked}"}}"#
+    )));
+    assert_eq!(
+        outcome.error.map(|c| c.as_str()),
+        Some("POLICY_REFUSED"),
+        "{}",
+        outcome.text_content()
+    );
+    assert_eq!(st.text_at("/k.md"), Some("rotated"));
+}
+
+#[test]
+fn an_import_vets_every_version_not_only_heads() {
+    let mut source = MemStore::new(Config::default());
+    source.config.create_overwrites = true;
+    source.execute(&format!(
+        r#"{{"command":"create","path":"/memories/k.md","file_text":"{KEY}"}}"#
+    ));
+    source.execute(r#"{"command":"create","path":"/memories/k.md","file_text":"rotated"}"#);
+    let bundle = source
+        .run(Operation::host(
+            r#"{"call":"export","include_versions":true}"#,
+        ))
+        .value
+        .unwrap_or_default();
+    let mut target = MemStore::new(Config {
+        secret_filter: true,
+        ..Config::default()
+    });
+    let outcome = target.run(Operation::host(&format!(
+        r#"{{"call":"import","bundle":{bundle}}}"#
+    )));
+    assert_eq!(
+        outcome.error.map(|c| c.as_str()),
+        Some("POLICY_REFUSED"),
+        "{}",
+        outcome.text_content()
+    );
+    assert!(target.files.is_empty() && target.versions.is_empty());
 }

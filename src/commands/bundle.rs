@@ -3,13 +3,14 @@
 //! before a single write is made.
 
 use super::history::{clock_read, Bytes, History};
-use super::policy::vet_all;
+use super::policy::{vet_all, Ask};
 use super::rules::{check_size, refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::write_value;
 use crate::format::json::{Json, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{base64_decode, cat, decimal, fill, group, signed};
+use crate::format::texts;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
 use crate::model::path::{ancestor_keys, parse_store_path};
@@ -389,11 +390,6 @@ pub(crate) fn import(
         .map(String::as_str)
         .collect();
 
-    let items: Vec<(&str, &str, &[u8])> = bundle
-        .memories
-        .iter()
-        .map(|m| (m.key.as_str(), m.key.as_str(), m.bytes.as_slice()))
-        .collect();
     // A version stamped in the future would sort after every version this store writes from
     // now on (and keep its contents from retention): such a bundle is refused, not re-stamped,
     // since its ids are what its history links by.
@@ -408,19 +404,39 @@ pub(crate) fn import(
             ),
         )));
     }
-    let vetted = vet_all(&items, cx, snap)?;
-    if let Some((memory, _)) = bundle
-        .memories
+    // Every memory and every version with content is vetted: a credential in an older
+    // version would otherwise come back with a later restore.
+    let memory_asks = bundle.memories.iter().map(|m| Ask {
+        key: m.key.as_str(),
+        operation: "import",
+        old_key: None,
+        bytes: Some(m.bytes.as_slice()),
+    });
+    let version_asks = bundle.versions.iter().flatten().filter_map(|v| {
+        let bytes = v.bytes.as_deref()?;
+        Some(Ask {
+            key: v.record.path.as_deref().unwrap_or_default(),
+            operation: "import",
+            old_key: None,
+            bytes: Some(bytes),
+        })
+    });
+    let asks: Vec<Ask<'_, '_>> = memory_asks.chain(version_asks).collect();
+    let vetted = vet_all(&asks, cx, snap, &|ask, reason| {
+        fill(texts::POLICY_REFUSED, &[ask.key, reason])
+    })?;
+    if let Some(ask) = asks
         .iter()
         .zip(&vetted)
-        .find(|(m, v)| v.as_ref() != m.bytes.as_slice())
+        .find(|(ask, v)| v.as_deref() != ask.bytes)
+        .map(|(ask, _)| ask)
     {
         // A rewrite would make the bundle's hashes (and its history) untrue: refuse it whole.
         return Err(Stop::Fail(ToolError::new(
             ErrorCode::PolicyRefused,
             fill(
                 "Cannot import {}: the write policy rewrote it; an import keeps content as the bundle states it",
-                &[&memory.key],
+                &[ask.key],
             ),
         )));
     }

@@ -43,7 +43,7 @@ pub(super) fn run(
             fill(texts::FILE_ON_THE_WAY, &[path.raw(), &parent]),
         ));
     }
-    let content = vet(key, path.raw(), file_text.as_bytes(), cx, snap)?;
+    let content = vet(key, path.raw(), file_text.as_bytes(), "create", cx, snap)?;
     check_size(cx, Voice::Model, path.raw(), content.len())?;
     if existing.is_none() {
         check_count(cx, snap, Voice::Model, path.raw(), 1)?;

@@ -1,6 +1,7 @@
 //! `delete` (docs/TOOL.md#delete): a file, or a directory with everything below it.
 
 use super::history::{clock_read, History};
+use super::policy::vet_deletes;
 use super::rules::fail;
 use crate::commands::Context;
 use crate::format::render::fill;
@@ -38,6 +39,8 @@ pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Ou
             fill(texts::NOT_FOUND, &[path.raw()]),
         ));
     }
+    let keys: Vec<&str> = doomed.iter().map(|r| r.path.as_str()).collect();
+    vet_deletes(&keys, path.raw(), cx, snap)?;
     // The bytes stay: the versions before the deletion still hold them.
     let mut history = History::new(cx, snap);
     // A directory goes whole.

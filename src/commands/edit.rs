@@ -70,7 +70,14 @@ pub(super) fn str_replace(
     let before = text.get(..at).unwrap_or_default();
     let after = text.get(at + old_str.len()..).unwrap_or_default();
     let new_text = [before, new_str, after].concat();
-    let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
+    let stored = vet(
+        path.key(),
+        path.raw(),
+        new_text.as_bytes(),
+        "modify",
+        cx,
+        snap,
+    )?;
     check_size(cx, Voice::Model, path.raw(), stored.len())?;
     // The snippet shows what was stored: a write policy may have rewritten it (only then is
     // there anything to decode again).
@@ -127,7 +134,14 @@ pub(super) fn insert(
     let added = insert_text.strip_suffix('\n').unwrap_or(insert_text);
     lines.insert(line as usize, added);
     let new_text = lines.join("\n");
-    let stored = vet(path.key(), path.raw(), new_text.as_bytes(), cx, snap)?;
+    let stored = vet(
+        path.key(),
+        path.raw(),
+        new_text.as_bytes(),
+        "modify",
+        cx,
+        snap,
+    )?;
     check_size(cx, Voice::Model, path.raw(), stored.len())?;
     Ok(Outcome::text(
         fill(texts::INSERTED, &[path.raw()]),

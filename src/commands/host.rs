@@ -44,7 +44,12 @@ pub(super) fn write(
         ));
     }
     let existing = snap.file(key);
-    let bytes = vet(key, path.raw(), bytes, cx, snap)?;
+    let operation = if existing.is_some() {
+        "modify"
+    } else {
+        "create"
+    };
+    let bytes = vet(key, path.raw(), bytes, operation, cx, snap)?;
     check_size(cx, Voice::Model, path.raw(), bytes.len())?;
     if existing.is_none() {
         check_count(cx, snap, Voice::Model, path.raw(), 1)?;

@@ -2,7 +2,7 @@
 //! with a precondition, delete. Paths are store paths (`/notes/todo.md`).
 
 use super::history::{clock_read, Bytes, History};
-use super::policy::vet;
+use super::policy::{vet, vet_deletes, vet_moved, vet_moves};
 use super::rules::{
     check_count, check_size, file_on_the_way, placement_reads, refuse_if_read_only, Voice,
 };
@@ -119,7 +119,7 @@ pub(crate) fn create(
     reads.extend([Read::Count, clock_read()]);
     snap.need(reads)?;
     check_place(key, None, snap)?;
-    let content = vet(key, key, content.as_bytes(), cx, snap)?;
+    let content = vet(key, key, content.as_bytes(), "create", cx, snap)?;
     check_size(cx, Voice::Host, key, content.len())?;
     check_count(cx, snap, Voice::Host, key, 1)?;
     let mut history = History::new(cx, snap);
@@ -156,9 +156,23 @@ pub(crate) fn update(
         snap.need(placement_reads(key))?;
         check_place(key, Some(id), snap)?;
     }
+    let moved_from = (key != record.path).then_some(record.path.as_str());
     let vetted = match content {
-        Some(text) => Some(vet(key, key, text.as_bytes(), cx, snap)?),
-        None => None,
+        Some(text) => Some(vet_moved(
+            key,
+            moved_from,
+            key,
+            text.as_bytes(),
+            "modify",
+            cx,
+            snap,
+        )?),
+        None => {
+            if let Some(old) = moved_from {
+                vet_moves(&[(old, key)], old, key, cx, snap)?;
+            }
+            None
+        }
     };
     let bytes = match &vetted {
         Some(new) => {
@@ -197,6 +211,7 @@ pub(crate) fn delete(
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
         return Err(changed(record, expected));
     }
+    vet_deletes(&[record.path.as_str()], &record.path, cx, snap)?;
     let mut history = History::new(cx, snap);
     history.delete(record);
     Ok(Outcome::value(

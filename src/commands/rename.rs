@@ -1,6 +1,7 @@
 //! `rename` (docs/TOOL.md#rename): move a file or a directory; never overwrite; all or nothing.
 
 use super::history::{clock_read, Bytes, History};
+use super::policy::vet_moves;
 use super::rules::{fail, file_on_the_way, placement_reads};
 use crate::commands::Context;
 use crate::format::render::{cat, fill, group};
@@ -73,9 +74,7 @@ pub(super) fn run(
             fill(texts::FILE_ON_THE_WAY, &[new_path.raw(), &parent]),
         ));
     }
-    let mut history = History::new(cx, snap);
-    // A directory moves whole: everything below its old key goes.
-    history.emptying(from);
+    let mut moves: Vec<(&FileRecord, String)> = Vec::with_capacity(source.len());
     for record in source {
         let moved_key = cat(&[to, record.path.get(from.len()..).unwrap_or_default()]);
         if cx.tool_path(&moved_key).len() > MAX_PATH_BYTES {
@@ -92,12 +91,24 @@ pub(super) fn run(
                 ),
             ));
         }
+        moves.push((record, moved_key));
+    }
+    // The policy sees each file's move, from its old path to its new one.
+    let asked: Vec<(&str, &str)> = moves
+        .iter()
+        .map(|(record, key)| (record.path.as_str(), key.as_str()))
+        .collect();
+    vet_moves(&asked, old_path.raw(), new_path.raw(), cx, snap)?;
+    let mut history = History::new(cx, snap);
+    // A directory moves whole: everything below its old key goes.
+    history.emptying(from);
+    for (record, moved_key) in &moves {
         let bytes = Bytes::Stored {
             key: &record.content,
             size: record.size,
             sha256: &record.sha256,
         };
-        history.modify(record, &moved_key, bytes);
+        history.modify(record, moved_key, bytes);
     }
     Ok(Outcome::text(
         fill(texts::RENAMED, &[old_path.raw(), new_path.raw()]),

@@ -2,6 +2,7 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::memories::check_place;
+use super::policy::vet;
 use super::rules::{check_count, check_size, placement_reads, refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::quote;
@@ -200,9 +201,24 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
         Read::FileById(version.memory_id.clone()),
         clock_read(),
     ])?;
-    let bytes = Bytes::Stored { key, size, sha256 };
+    let live = snap.file_by_id(&version.memory_id);
+    let target = live.map_or(path, |l| l.path.as_str());
+    // A restore brings content back: the write policy and the secret filter see it as they
+    // see any write (a key rotated out does not return, a locked folder stays locked).
+    let vetted = if cx.config.write_hook || cx.config.secret_filter {
+        snap.need(vec![Read::Content(key.to_string())])?;
+        let stored = snap.content(key).unwrap_or_default();
+        let vetted = vet(target, target, stored, "restore", cx, snap)?;
+        (vetted.as_ref() != stored).then(|| vetted.into_owned())
+    } else {
+        None
+    };
+    let (bytes, size) = match &vetted {
+        Some(rewritten) => (Bytes::New(rewritten), rewritten.len() as u64),
+        None => (Bytes::Stored { key, size, sha256 }, size),
+    };
     let mut history = History::new(cx, snap);
-    let record = match snap.file_by_id(&version.memory_id) {
+    let record = match live {
         Some(live) => {
             check_size(cx, Voice::Host, &live.path, size as usize)?;
             history.modify(live, &live.path, bytes)

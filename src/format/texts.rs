@@ -169,10 +169,6 @@ pub(crate) const RENAMED: &str = "Successfully renamed {} to {}";
 /// The path, and the host policy's reason. (docs/TOOL.md#beforewrite)
 pub(crate) const POLICY_REFUSED: &str = "Error: Cannot write {}: {}";
 
-/// The path, and the kind of credential. (docs/TOOL.md#secret-filter)
-pub(crate) const SECRET_REFUSED: &str =
-    "Error: Cannot write {}: the content looks like it holds {}; memories must not store secrets";
-
 /// The act (`create /memories/a.md`); the model's text starts with `Error: `. (docs/TOOL.md#read-only-access)
 pub(crate) const READ_ONLY: &str = "Cannot {}: this memory is read-only";
 
@@ -229,3 +225,18 @@ pub(crate) const MORE_LINES: &str = ", … ({} in all)";
 /// (docs/TOOL.md#output-limit).
 pub(crate) const TRUNCATED_LISTING: &str =
     "\n[Truncated: showing {} of {} entries. View a directory inside it to list the rest.]";
+
+/// The reason a write is refused by the secret filter, with the kind of credential; the model
+/// reads `Error: Cannot write {path}: {reason}` (docs/TOOL.md#secret-filter).
+pub(crate) const SECRET_REASON: &str =
+    "the content looks like it holds {}; memories must not store secrets";
+
+/// A rename the host policy refused: old path, new path, reason (docs/TOOL.md#beforewrite).
+pub(crate) const POLICY_REFUSED_RENAME: &str = "Error: Cannot rename {} to {}: {}";
+
+/// A delete the host policy refused: the path, the reason (docs/TOOL.md#beforewrite).
+pub(crate) const POLICY_REFUSED_DELETE: &str = "Error: Cannot delete {}: {}";
+
+/// The reason when the policy answers a rename or delete with content (docs/TOOL.md#beforewrite).
+pub(crate) const POLICY_NO_CONTENT: &str =
+    "the write policy answered with content, but a rename or delete has none to rewrite";

@@ -339,7 +339,7 @@ export async function perform(handles, task, options = {}) {
 /**
  * Issues one read of the core's round on `tx`; its answer goes back through `answer`.
  * @param {StorageTx} tx
- * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number, source?: string }} read
+ * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number, source?: string, operation?: string, oldPath?: string, hasContent?: boolean }} read
  * @param {number} index
  * @param {Task} task
  * @param {(index: number, supply: () => void) => void} answer
@@ -409,9 +409,14 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
       }
       const policy = beforeWrite;
       answer(index, () => {
-        const bytes = core(() => task.readBytes(index));
+        // A rename or delete has no content to show.
+        const content = read.hasContent ? textOrBytes(core(() => task.readBytes(index))) : null;
         const source = /** @type {import("./index.js").WriteSource} */ (String(read.source));
-        const decision = decide(policy, { path, content: textOrBytes(bytes), source });
+        const operation = /** @type {import("./index.js").WriteOperation} */ (String(read.operation));
+        /** @type {import("./index.js").PendingWrite} */
+        const write = { path, content, source, operation };
+        if (typeof read.oldPath === "string") write.oldPath = read.oldPath;
+        const decision = decide(policy, write);
         if (decision.rewrite) task.supplyBytes(index, decision.rewrite);
         else task.supply(index, JSON.stringify(decision.answer));
       });

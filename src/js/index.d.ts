@@ -166,12 +166,21 @@ export interface MountInfo {
 export type WriteSource = "tool" | "api" | "import";
 
 /** A write about to happen, as `beforeWrite` sees it. */
+/** What a write does: the policy is asked about every kind. */
+export type WriteOperation = "create" | "modify" | "rename" | "delete" | "restore" | "import";
+
 export interface PendingWrite {
-  /** The tool path (`/memories/notes/a.md`; with several mounts, `/memories/<slug>/…`). */
+  /**
+   * The tool path written (`/memories/notes/a.md`; with several mounts, `/memories/<slug>/…`):
+   * for a rename, the new path (each file of a directory rename is asked about).
+   */
   path: string;
-  /** The content: text when it is UTF-8, else the bytes. */
-  content: string | Uint8Array;
+  /** The content about to be stored: text when it is UTF-8, else the bytes; null for a rename or delete. */
+  content: string | Uint8Array | null;
   source: WriteSource;
+  operation: WriteOperation;
+  /** The path a rename (or a `memories.update` with a path) leaves. */
+  oldPath?: string;
 }
 
 /**

@@ -53,7 +53,12 @@ pub enum Read {
     Policy {
         path: String,
         source: String,
-        bytes: Vec<u8>,
+        /// `create`, `modify`, `rename`, `delete`, `restore` or `import`.
+        operation: &'static str,
+        /// The tool path the memory leaves (a rename, a move by `memories.update`).
+        old_path: Option<String>,
+        /// The content about to be written (none for a rename or delete).
+        bytes: Option<Vec<u8>>,
     },
 }
 
@@ -82,8 +87,17 @@ impl std::hash::Hash for Read {
             Read::Policy {
                 path,
                 source,
+                operation,
+                old_path,
                 bytes,
-            } => (path, source, bytes.len()).hash(state),
+            } => (
+                path,
+                source,
+                operation,
+                old_path,
+                bytes.as_ref().map(Vec::len),
+            )
+                .hash(state),
         }
     }
 }

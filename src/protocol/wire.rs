@@ -47,10 +47,24 @@ impl Read {
                 "{\"kind\":\"listing\",\"path\":\"\",\"mount\":{}}",
                 &[&decimal(*n as u64)],
             ),
-            Read::Policy { path, source, .. } => fill(
-                "{\"kind\":\"policy\",\"path\":{},\"source\":{}}",
-                &[&quote(path), &quote(source)],
-            ),
+            Read::Policy {
+                path,
+                source,
+                operation,
+                old_path,
+                bytes,
+            } => {
+                let mut out = String::new();
+                ObjectWriter::new(&mut out)
+                    .str("kind", "policy")
+                    .str("path", path)
+                    .str("source", source)
+                    .str("operation", operation)
+                    .opt_str("oldPath", old_path.as_deref())
+                    .raw("hasContent", if bytes.is_some() { "true" } else { "false" })
+                    .finish();
+                out
+            }
         }
     }
 }

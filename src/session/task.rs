@@ -131,7 +131,9 @@ impl Task {
     /// The bytes a policy read asks about (`None` for other reads).
     pub fn read_bytes(&self, index: usize) -> Option<&[u8]> {
         match self.pending.get(index) {
-            Some(Read::Policy { bytes, .. }) => Some(bytes),
+            Some(Read::Policy {
+                bytes: Some(bytes), ..
+            }) => Some(bytes),
             _ => None,
         }
     }

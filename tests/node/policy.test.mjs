@@ -62,7 +62,7 @@ async function stored(storage) {
 }
 
 suite("beforeWrite", () => {
-  test("is asked about every write of content with the tool path, the content and the source", async () => {
+  test("is asked about every write — content, renames, deletes — with the tool path, the content, the source and the operation", async () => {
     const { m, asked } = await withHook(() => undefined);
     await create(m, "/memories/a.md", "hello");
     await m.execute({ command: "str_replace", path: "/memories/a.md", old_str: "hello", new_str: "hi" });
@@ -77,16 +77,18 @@ suite("beforeWrite", () => {
     const other = await withHook(() => true);
     await other.m.import(bundle);
     assert.deepEqual(asked, [
-      { path: "/memories/a.md", content: "hello", source: "tool" },
-      { path: "/memories/a.md", content: "hi", source: "tool" },
-      { path: "/memories/a.md", content: "hi\nmore", source: "tool" },
-      { path: "/memories/img.bin", content: new Uint8Array([0xff, 0x00, 0x01]), source: "api" },
-      { path: "/memories/api.md", content: "by api", source: "api" },
-      { path: "/memories/api.md", content: "changed", source: "api" },
+      { path: "/memories/a.md", content: "hello", source: "tool", operation: "create" },
+      { path: "/memories/a.md", content: "hi", source: "tool", operation: "modify" },
+      { path: "/memories/a.md", content: "hi\nmore", source: "tool", operation: "modify" },
+      { path: "/memories/b.md", content: null, source: "tool", operation: "rename", oldPath: "/memories/a.md" },
+      { path: "/memories/b.md", content: null, source: "tool", operation: "delete" },
+      { path: "/memories/img.bin", content: new Uint8Array([0xff, 0x00, 0x01]), source: "api", operation: "create" },
+      { path: "/memories/api.md", content: "by api", source: "api", operation: "create" },
+      { path: "/memories/api.md", content: "changed", source: "api", operation: "modify" },
     ]);
     assert.deepEqual(
-      other.asked.map((w) => [w.path, w.source]).sort(),
-      [["/memories/api.md", "import"], ["/memories/img.bin", "import"]],
+      other.asked.map((w) => [w.path, w.source, w.operation]).sort(),
+      [["/memories/api.md", "import", "import"], ["/memories/img.bin", "import", "import"]],
     );
     assert.ok(Object.isFrozen(asked[0]));
     m.close();
