@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run bench [-- --json FILE] [-- --only native,node,chromium,size] [-- --runs N] [-- --files N]
+# npm run bench [-- --json FILE] [-- --only native,node,chromium,scale,size] [-- --runs N] [-- --files N]
 # Sets up what is missing (unless SKIP_SETUP=1), builds the wasm and the native bench, then
 # runs bench/run.mjs: the native core, Node with in-memory storage, headless Chromium with
 # IndexedDB (each command beside its floor, a raw IndexedDB transaction doing the same
