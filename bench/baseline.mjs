@@ -286,3 +286,47 @@ export function openDatabase(name) {
     request.onerror = () => reject(request.error);
   });
 }
+
+/**
+ * export (the host API's, without versions): every file record, then every file's bytes, in
+ * one readonly transaction; resolves with the records and bytes read.
+ * @param {Env} env
+ * @returns {Promise<{ files: any[], contents: any[] }>}
+ */
+export async function exportAll(env) {
+  /** @type {{ files: any[], contents: any[] }} */
+  const out = { files: [], contents: [] };
+  await transaction(env, "readonly", [
+    ({ files }) => [files.getAll(below(""))],
+    ({ contents }, [records]) => {
+      out.files = records;
+      return records.map((/** @type {any} */ r) => contents.get(r.content));
+    },
+    (_, bytes) => {
+      out.contents = bytes;
+    },
+  ]);
+  return out;
+}
+
+/**
+ * import into an empty store: every file record and the newest version id, then per memory its
+ * content, file record, listing key and version (the package's requests: the store was read
+ * whole, so no listing key is deleted).
+ * @param {Env} env
+ * @param {{ files: any[], versions: any[], contents: Array<[string, Uint8Array]> }} records made before the clock starts
+ */
+export function importAll(env, { files, versions, contents }) {
+  return transaction(env, "readwrite", [
+    ({ files: f, versions: v }) => [f.getAll(below("")), newestVersionId(v)],
+    ({ files: f, contents: c, versions: v, listing }) => {
+      for (let i = 0; i < files.length; i++) {
+        const [key, bytes] = contents[i];
+        c.put(bytes, key);
+        f.put(files[i]);
+        listing.put(null, listingKey(files[i].path, files[i].size));
+        v.put(versions[i]);
+      }
+    },
+  ]);
+}

@@ -6,7 +6,10 @@
 // Runtime.getHeapUsage after HeapProfiler.collectGarbage) and the wasm memory
 // (memory.buffer.byteLength) after the open and after a first `view /memories`.
 //
-//   node bench/browser-suite.mjs [--runs N] [--warmup N] [--files N]   prints the rows as JSON
+// `runBrowserScale` runs the scaling rows (export, import, memories.list, versions.list at
+// several sizes: bench/page.mjs's `scaleCases`) in a browser of their own.
+//
+//   node bench/browser-suite.mjs [--runs N] [--warmup N] [--files N] [--scale]   prints the rows as JSON
 //
 // The page is served cross-origin isolated (COOP/COEP added by request interception), so
 // performance.now() ticks in 5 µs steps rather than 100 µs.
@@ -18,6 +21,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
+import { SCALE_FILES, SCALE_VERSIONS } from "./workload.mjs";
 export { CHROMIUM };
 
 const KB = 1024;
@@ -30,6 +34,8 @@ const KB = 1024;
  * @property {number} [files] the biggest store (default 10,000); stores of 100 and 1,000 files
  *   come too when smaller
  * @property {boolean} [memory] measure open time, JS heap and wasm memory (default true)
+ * @property {number} [warm] commands run through the package (in-memory storage) before any
+ *   timing (default 0)
  * @property {(line: string) => void} [log] progress lines
  */
 
@@ -52,48 +58,9 @@ export function dirRuns(runs, files) {
  * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
  */
 export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000, warm = 0, memory = true, log = () => {} } = {}) {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
-  const server = await startServer({ port: 0 });
-  const origin = `http://127.0.0.1:${server.port}`;
-  const profile = await mkdtemp(path.join(tmpdir(), "memory-tool-bench-"));
-  /** @type {import("playwright-core").BrowserContext | undefined} */
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
-    // Cross-origin isolation: a finer performance.now() (the server itself sets no such headers).
-    await context.route(`${origin}/**`, async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({
-        response,
-        headers: {
-          ...response.headers(),
-          "cross-origin-opener-policy": "same-origin",
-          "cross-origin-embedder-policy": "require-corp",
-        },
-      });
-    });
-    const page = await benchPage(context, origin, context.pages()[0]);
-
-    const info = await page.evaluate(() => /** @type {any} */ (globalThis).bench.info());
-    // The user agent's version is reduced (156.0.0.0); the browser itself says the full one.
-    const cdp = await context.newCDPSession(page);
-    const { product } = await cdp.send("Browser.getVersion");
-    await cdp.detach();
-    info.chromiumVersion = product.replace(/^[A-Za-z]+\//, "");
-
+  return withBenchPage({ warm, log }, async ({ context, origin, page, call, info }) => {
     /** @type {Array<Record<string, unknown>>} */
     const rows = [];
-    const call = (/** @type {string} */ name, /** @type {unknown} */ arg) =>
-      page.evaluate(([n, a]) => /** @type {any} */ (globalThis).bench[/** @type {string} */ (n)](a), [name, arg]);
-
-    if (warm > 0) {
-      log(`chromium: ${warm} warm-up commands through the package (in-memory storage) first`);
-      await call("warmUp", { commands: warm });
-    }
     const sizes = [KB, 10 * KB, 100 * KB];
     log(`chromium: view file / create / str_replace / insert on 1, 10, 100 KB, ${runs} runs each, beside the floor`);
     await call("prepare", { name: "files", files: 100, fileBytes: KB, docs: sizes });
@@ -141,6 +108,87 @@ export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000,
       }
     }
     return { rows: rows.map((row) => ({ suite: row.suite ?? "chromium-indexeddb", ...row })), info };
+  });
+}
+
+/**
+ * The scaling rows in headless Chromium over IndexedDB (bench/page.mjs's `scaleCases`): export,
+ * import and memories.list of 1,000, 8,000 and 10,000 files of 1 KB, and versions.list with a
+ * filter matching nothing over 300 and 3,000 versions. In a browser of their own, after
+ * `warm` warm-up commands (as `runBrowserSuite`).
+ * @param {{ runs?: number, warm?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runBrowserScale({ runs = 100, warm = 0, log = () => {} } = {}) {
+  return withBenchPage({ warm, log }, async ({ call, info }) => {
+    /** @type {Array<Record<string, unknown>>} */
+    const rows = [];
+    for (const n of SCALE_FILES) {
+      const t0 = Date.now();
+      rows.push(...(await call("scaleCases", { runs, files: [n] })));
+      const took = rows.filter((r) => r.store_files === n).map((r) => `${r.command} ×${r.runs}`);
+      log(`chromium scale: ${n} files (${took.join(", ")}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    for (const v of SCALE_VERSIONS) {
+      const t0 = Date.now();
+      rows.push(...(await call("scaleCases", { runs, versions: [v] })));
+      log(`chromium scale: versions.list over ${v} versions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    return { rows, info };
+  });
+}
+
+/**
+ * Launches Chromium (a fresh persistent profile in a temp dir) on the bench page, served
+ * cross-origin isolated, runs `body` and closes everything.
+ * @template T
+ * @param {{ warm: number, log: (line: string) => void }} options
+ * @param {(env: { context: import("playwright-core").BrowserContext, origin: string, page: import("playwright-core").Page,
+ *   call: (name: string, arg?: unknown) => Promise<any>, info: Record<string, any> }) => Promise<T>} body
+ * @returns {Promise<T>}
+ */
+async function withBenchPage({ warm, log }, body) {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
+  const server = await startServer({ port: 0 });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const profile = await mkdtemp(path.join(tmpdir(), "memory-tool-bench-"));
+  /** @type {import("playwright-core").BrowserContext | undefined} */
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    // Cross-origin isolation: a finer performance.now() (the server itself sets no such headers).
+    await context.route(`${origin}/**`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        headers: {
+          ...response.headers(),
+          "cross-origin-opener-policy": "same-origin",
+          "cross-origin-embedder-policy": "require-corp",
+        },
+      });
+    });
+    const page = await benchPage(context, origin, context.pages()[0]);
+
+    const info = await page.evaluate(() => /** @type {any} */ (globalThis).bench.info());
+    // The user agent's version is reduced (156.0.0.0); the browser itself says the full one.
+    const cdp = await context.newCDPSession(page);
+    const { product } = await cdp.send("Browser.getVersion");
+    await cdp.detach();
+    info.chromiumVersion = product.replace(/^[A-Za-z]+\//, "");
+
+    const call = (/** @type {string} */ name, /** @type {unknown} */ arg) =>
+      page.evaluate(([n, a]) => /** @type {any} */ (globalThis).bench[/** @type {string} */ (n)](a), [name, arg]);
+
+    if (warm > 0) {
+      log(`chromium: ${warm} warm-up commands through the package (in-memory storage) first`);
+      await call("warmUp", { commands: warm });
+    }
+    return await body({ context, origin, page, call, info });
   } finally {
     await context?.close();
     await server.close();
@@ -235,15 +283,18 @@ async function measureOpen(context, origin, { name, files, fileBytes }) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs } = await import("node:util");
   const { values } = parseArgs({
-    options: { runs: { type: "string" }, warmup: { type: "string" }, files: { type: "string" } },
+    options: { runs: { type: "string" }, warmup: { type: "string" }, files: { type: "string" }, scale: { type: "boolean" } },
   });
   const number = (/** @type {string | undefined} */ v) => (v === undefined ? undefined : Number(v));
-  const { rows, info } = await runBrowserSuite({
-    runs: number(values.runs),
-    warmup: number(values.warmup),
-    files: number(values.files),
-    log: (line) => console.error(line),
-  });
+  const log = (/** @type {string} */ line) => console.error(line);
+  const { rows, info } = values.scale
+    ? await runBrowserScale({ runs: number(values.runs), log })
+    : await runBrowserSuite({
+        runs: number(values.runs),
+        warmup: number(values.warmup),
+        files: number(values.files),
+        log,
+      });
   console.error(JSON.stringify(info));
   for (const row of rows) console.log(JSON.stringify(row));
 }

@@ -15,7 +15,7 @@ import { InMemoryStorage, IndexedDbStorage, MemoryTool } from "../src/js/index.j
 import init from "../pkg/memory_tool_wasm.js";
 import * as floor from "./baseline.mjs";
 import { summarize } from "./stats.mjs";
-import { KB, MARKER_A, MARKER_B, caseName, checked, kb, noteName, textOfSize } from "./workload.mjs";
+import { KB, MARKER_A, MARKER_B, caseName, checked, kb, noteName, scaleCases, textOfSize } from "./workload.mjs";
 
 const OURS_PREFIX = "memory-tool-wasm:";
 const FLOOR_PREFIX = "bench-floor:";
@@ -357,6 +357,60 @@ const bench = {
   },
 
   /**
+   * The host API at scale over IndexedDB (bench/workload.mjs's `scaleCases`): `export()`,
+   * `memories.list()` and `import(bundle)` for each count of `files` (stores of 1 KB files cut
+   * from one snapshot of the biggest, made once in memory and put by hand into a database of
+   * their own: `memory-tool-wasm:scale-<n>`); each import goes into a fresh empty database;
+   * `versions.list(NO_MATCH)` for each count of `versions` (one file written that many times).
+   * Every store is deleted after its rows. Opening a store and its retention prune are off the
+   * clock (a cheap call after the open waits for the prune).
+   * @param {{ runs: number, files?: number[], versions?: number[], budgetMs?: number }} options
+   */
+  async scaleCases({ runs, files = [], versions = [], budgetMs }) {
+    const open = async (/** @type {string} */ name) => {
+      const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+      await tool.versions.list({ limit: 1 });
+      return {
+        tool,
+        release: async () => {
+          tool.close();
+          await new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(name);
+        },
+      };
+    };
+    const biggest = Math.max(0, ...files);
+    if (biggest > 0 && (scaleSnapshot?.files.length ?? 0) < biggest) {
+      scaleSnapshot = await buildSnapshot(biggest, KB, []);
+    }
+    let imports = 0;
+    const rows = await scaleCases({
+      runs,
+      files,
+      versions,
+      budgetMs,
+      filled: async (n) => {
+        const snapshot = /** @type {Snapshot} */ (scaleSnapshot);
+        const records = snapshot.files.slice(0, n);
+        if (records.length !== n || records[n - 1].path !== `/dir/${noteName(n)}`) throw new Error(`scale: no store of ${n} files`);
+        const ids = new Set(records.map((r) => r.id));
+        const keys = new Set(records.map((r) => r.content));
+        await writeSnapshot(OURS_PREFIX, `scale-${n}`, {
+          files: records,
+          versions: snapshot.versions.filter((v) => ids.has(v.memoryId)),
+          contents: snapshot.contents.filter(([key]) => keys.has(key)),
+        });
+        return open(`scale-${n}`);
+      },
+      empty: () => open(`scale-import-${imports++}`),
+      history: async (v) => {
+        await writeSnapshot(OURS_PREFIX, `scale-versions-${v}`, await buildHistory(v));
+        return open(`scale-versions-${v}`);
+      },
+    });
+    return rows.map((row) => ({ suite: "chromium-scale", ...row }));
+  },
+
+  /**
    * Opens store `name` `runs` + 1 times (the first, which also instantiates the wasm in a fresh
    * page, is reported apart) and closes it again.
    * @param {{ name: string, runs: number }} options
@@ -450,6 +504,9 @@ const bench = {
 
 /** @type {MemoryTool | undefined} */
 let kept;
+/** @typedef {{ files: any[], versions: any[], contents: Array<[string, Uint8Array]> }} Snapshot */
+/** @type {Snapshot | undefined} the biggest store of the scaling rows, made once */
+let scaleSnapshot;
 let wasmLoaded = false;
 
 /**
@@ -540,6 +597,42 @@ export async function buildSnapshot(files, fileBytes, docs) {
     });
   });
   handle.close();
+  return snapshot;
+}
+
+/**
+ * A history of `versions` versions of one file (`/memories/edited.md` created, then written
+ * `versions - 1` more times), made by the core in memory: its file record, every version and
+ * every version's content.
+ * @param {number} versions
+ * @returns {Promise<Snapshot>}
+ */
+export async function buildHistory(versions) {
+  const storage = new InMemoryStorage();
+  const maker = await MemoryTool.open({ store: "history", storage, limits: LIMITS });
+  try {
+    for (let i = 0; i < versions; i++) await maker.writeFile("/memories/edited.md", `take ${i}\n`);
+  } finally {
+    maker.close();
+  }
+  const handle = await storage.open("history");
+  /** @type {Snapshot} */
+  const snapshot = { files: [], versions: [], contents: [] };
+  await handle.transaction("readonly", (tx) => {
+    tx.getSubtree("", (records) => {
+      snapshot.files = records;
+    });
+    tx.getVersionsBelow("\uffff", (records) => {
+      snapshot.versions = records;
+      for (const key of new Set(records.map((r) => r.content).filter((k) => k !== undefined))) {
+        tx.getContent(/** @type {string} */ (key), (bytes) => {
+          snapshot.contents.push([/** @type {string} */ (key), /** @type {Uint8Array} */ (bytes)]);
+        });
+      }
+    });
+  });
+  handle.close();
+  if (snapshot.versions.length !== versions) throw new Error(`history: ${snapshot.versions.length} versions, not ${versions}`);
   return snapshot;
 }
 

@@ -359,6 +359,129 @@ const probe = {
     channel.close();
     return { count, ...summarize(samples) };
   },
+
+  /**
+   * The host API at scale, part by part: on a store of `files` files of 1 KB, the package's
+   * `export()` beside its floor (bench/baseline.mjs `exportAll`: the same getAll and content
+   * reads), `import(bundle)` into a fresh database beside its floor (`importAll`: the same
+   * puts of the records the package wrote, made before the clock), the same two calls through
+   * the package over in-memory storage in this page (its CPU alone), and the pieces of the
+   * import outside the core: `JSON.stringify` of the bundle (what the adapter sends into the
+   * wasm) and `structuredClone` of it. Ours and the floor alternate run by run.
+   * @param {{ files: number, runs: number }} options
+   */
+  async scaleParts({ files, runs }) {
+    const name = "probe-scale";
+    await writeSnapshot(OURS_PREFIX, name, await buildSnapshot(files, KB, []));
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    await tool.versions.list({ limit: 1 });
+    const env = { db: await floor.openDatabase(OURS_PREFIX + name) };
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    const time = async (/** @type {string} */ label, /** @type {() => Promise<unknown>} */ fn, /** @type {boolean} */ keep) => {
+      const t0 = performance.now();
+      const result = await fn();
+      if (keep) add(samples, label, performance.now() - t0);
+      return result;
+    };
+    /** @type {any} */
+    let bundle;
+    for (let i = 0; i < runs + 1; i++) {
+      const order = i % 2 ? ["floor", "ours"] : ["ours", "floor"];
+      for (const who of order) {
+        if (who === "ours") bundle = await time("export: the package (IndexedDB)", () => tool.export(), i > 0);
+        else await time("export: floor (getAll + a get per content)", () => floor.exportAll(env), i > 0);
+      }
+    }
+    tool.close();
+    env.db.close();
+    await new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(name);
+    if (bundle.memories.length !== files) throw new Error(`export gave ${bundle.memories.length} memories`);
+
+    let made = 0;
+    const fresh = async () => {
+      const store = `probe-import-${made++}`;
+      const t = await MemoryTool.open({ store, storage: "indexeddb", limits: LIMITS });
+      await t.versions.list({ limit: 1 });
+      return { store, tool: t };
+    };
+    const destroy = (/** @type {string} */ store) => new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(store);
+    // The records the package writes, read back once: the floor writes the same ones.
+    const first = await fresh();
+    await first.tool.import(bundle);
+    first.tool.close();
+    const written = { db: await floor.openDatabase(OURS_PREFIX + first.store) };
+    const [fileRecords, versionRecords] = await floor.read(written, ({ files: f, versions: v }) => [f.getAll(), v.getAll()]);
+    const byMemory = new Map(versionRecords.map((/** @type {any} */ v) => [v.memoryId, v]));
+    const contents = await floor.exportAll(written);
+    written.db.close();
+    await destroy(first.store);
+    const records = {
+      files: fileRecords,
+      versions: fileRecords.map((/** @type {any} */ r) => byMemory.get(r.id)),
+      contents: /** @type {Array<[string, Uint8Array]>} */ (contents.files.map((r, k) => [r.content, contents.contents[k]])),
+    };
+    for (let i = 0; i < runs + 1; i++) {
+      const order = i % 2 ? ["floor", "ours"] : ["ours", "floor"];
+      for (const who of order) {
+        const target = await fresh();
+        if (who === "ours") {
+          const result = /** @type {any} */ (await time("import: the package (IndexedDB, empty store)", () => target.tool.import(bundle), i > 0));
+          if (result.imported !== files) throw new Error(`import: ${JSON.stringify(result)}`);
+          target.tool.close();
+        } else {
+          target.tool.close();
+          const db = await floor.openDatabase(OURS_PREFIX + target.store);
+          await time("import: floor (the same puts, one transaction)", () => floor.importAll({ db }, records), i > 0);
+          db.close();
+        }
+        await destroy(target.store);
+      }
+    }
+
+    // The package over in-memory storage, in this page: its CPU with no IndexedDB.
+    for (let i = 0; i < runs + 1; i++) {
+      const memory = await MemoryTool.open({ storage: "memory", limits: LIMITS });
+      await time("import: the package (in-memory storage)", () => memory.import(bundle), i > 0);
+      await time("export: the package (in-memory storage)", () => memory.export(), i > 0);
+      memory.close();
+      await time("JSON.stringify(bundle)", async () => JSON.stringify(bundle), i > 0);
+      await time("structuredClone(bundle)", async () => structuredClone(bundle), i > 0);
+    }
+    return { files, runs, bundle_json_bytes: JSON.stringify(bundle).length, medians_ms: medians(samples) };
+  },
+
+  /**
+   * One `export()` or `import(bundle)` of store `name` (into a fresh database, deleted after),
+   * `runs` times: the workload bench/profile.mjs records a CPU profile of.
+   * @param {{ name: string, what: "export" | "import", runs: number }} options
+   */
+  async scaleRepeat({ name, what, runs }) {
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    await tool.versions.list({ limit: 1 });
+    const bundle = await tool.export();
+    tool.close();
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      if (what === "export") {
+        const t = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+        const t0 = performance.now();
+        await t.export();
+        samples.push(performance.now() - t0);
+        t.close();
+      } else {
+        const store = `probe-repeat-${i}`;
+        const t = await MemoryTool.open({ store, storage: "indexeddb", limits: LIMITS });
+        await t.versions.list({ limit: 1 });
+        const t0 = performance.now();
+        await t.import(bundle);
+        samples.push(performance.now() - t0);
+        t.close();
+        await new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(store);
+      }
+    }
+    return summarize(samples);
+  },
 };
 
 /**

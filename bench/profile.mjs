@@ -2,7 +2,7 @@
 // bench page in headless Chromium (as bench/browser-suite.mjs does), adds bench/probe.mjs to it,
 // and runs the probes asked for, printing JSON. Not part of `npm run bench`.
 //
-//   node bench/profile.mjs [view] [newest] [index] [events] [cpu] [--files N] [--runs N]
+//   node bench/profile.mjs [view] [newest] [index] [events] [scale] [cpu] [--files N] [--runs N]
 //
 //   view    lead (a): view /memories over N files (default 10,000), part by part
 //   split   a small view: the package, its IndexedDB layer alone, and the floor
@@ -10,6 +10,9 @@
 //   newest  lead (b): the newest-version read of every write, with and without it (floor)
 //   index   lead (c): the versions `content` index, with and without it (floor)
 //   events  the change events' BroadcastChannel post after a rename of 1,000 / 10,000 files
+//   scale   export() and import(bundle) of N files of 1 KB (default 10,000) beside their floors
+//           (bench/baseline.mjs exportAll / importAll), the same over in-memory storage, and a
+//           CPU profile of each (as `cpu` does)
 //   cpu     CDP Profiler (50 µs sampling) over the package's str_replace 1 KB, create 100 KB and
 //           view /memories (N files): self time by category (wasm, adapter JS, builtins, GC,
 //           idle = waiting on IndexedDB) and the top functions. Function names of the wasm
@@ -72,6 +75,20 @@ try {
   if (want.has("events")) {
     out("events", await call("eventsCost", { count: 1_000, runs }));
     out("events", await call("eventsCost", { count: 10_000, runs: 10 }));
+  }
+  if (want.has("scale")) {
+    out("scale", await call("scaleParts", { files, runs: Math.min(runs, 5) }));
+    await call("prepare", { name: "probe-scale-cpu", files });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    for (const what of ["export", "import"]) {
+      await cdp.send("Profiler.start");
+      const timing = await call("scaleRepeat", { name: "probe-scale-cpu", what, runs: 2 });
+      const { profile: cpu } = await cdp.send("Profiler.stop");
+      out("scale-cpu", { workload: `${what}, ${files} files`, timing, ...summarizeProfile(cpu) });
+    }
+    await cdp.detach();
   }
   if (want.has("cpu")) {
     const cdp = await context.newCDPSession(page);

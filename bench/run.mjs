@@ -3,13 +3,20 @@
 // suite, case, median_ms, p95_ms, baseline_median_ms, ratio, …; the sizes' rows have raw_bytes
 // and gzip_bytes).
 //
-//   node bench/run.mjs [--json FILE] [--only native,node,chromium,size] [--runs N] [--files N]
+//   node bench/run.mjs [--json FILE] [--only native,node,chromium,scale,size] [--runs N] [--files N] [--warm N]
 //
 // Parts:  native    examples/bench_core.rs, the Rust core alone (cargo run --release)
 //         node      Node 20, in-memory storage (bench/node-suite.mjs)
 //         chromium  headless Chromium, IndexedDB, each command beside its floor (a raw IndexedDB
 //                   transaction doing the same requests: bench/baseline.mjs), and opening stores
 //                   (bench/browser-suite.mjs + bench/page.mjs)
+//         scale     the host API at scale, in Node (in-memory) and in Chromium (IndexedDB, a browser
+//                   of its own): export(), import(bundle) into an empty store and memories.list()
+//                   of 1,000, 8,000 and 10,000 files of 1 KB, versions.list({ operation:
+//                   "deleted" }) (matching nothing) over 300 and 3,000 versions, and the time
+//                   ratios 8,000 / 1,000 files and 3,000 / 300 versions (bench/workload.mjs's
+//                   scaleCases; --files does not change these stores). Not in the default run
+//                   (it takes ~2 minutes more): --only scale, or name every part.
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
 // --runs N: measured runs of each per-file command in Chromium (default 100; the directory
 // commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
@@ -28,7 +35,9 @@ import { CHROMIUM } from "../scripts/chromium.mjs";
 import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PARTS = ["native", "node", "chromium", "size"];
+const PARTS = ["native", "node", "chromium", "scale", "size"];
+/** What runs without --only: `scale` takes as long again (~2 min on 2 cores), so it runs when asked for. */
+const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale");
 
 /** @param {string} line */
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
@@ -46,11 +55,12 @@ async function main() {
   });
   if (values.help) {
     console.log(
-      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,size] [--runs N] [--files N] [--warm N]",
+      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,scale,size] [--runs N] [--files N] [--warm N]\n" +
+        "  (without --only: native, node, chromium, size; scale runs only when named)",
     );
     return 0;
   }
-  const only = values.only ? values.only.split(",").map((s) => s.trim()) : PARTS;
+  const only = values.only ? values.only.split(",").map((s) => s.trim()) : DEFAULT_PARTS;
   for (const part of only) {
     if (!PARTS.includes(part)) throw new Error(`--only: unknown part ${part} (parts: ${PARTS.join(", ")})`);
   }
@@ -99,6 +109,27 @@ async function main() {
     machine.chromium_timer_resolution_ms = info.timerResolutionMs;
     machine.chromium_cross_origin_isolated = info.crossOriginIsolated;
     return browserRows;
+  });
+  await runPart("scale", async () => {
+    const { runNodeScale } = await import("./node-suite.mjs");
+    const { runBrowserScale } = await import("./browser-suite.mjs");
+    const { scaleRatios } = await import("./workload.mjs");
+    log("scale: Node, in-memory: export / memories.list / import of 1,000, 8,000, 10,000 files; versions.list over 300, 3,000 versions");
+    const nodeRows = await runNodeScale({ runs, log: (line) => log(`scale: node: ${line}`) });
+    log("scale: Chromium, IndexedDB: the same");
+    const { rows: browserRows, info } = await runBrowserScale({ runs, warm, log: (line) => log(`scale: ${line}`) });
+    machine.chromium_warm_commands = warm;
+    machine.chromium ??= info.chromiumVersion;
+    machine.chromium_timer_resolution_ms ??= info.timerResolutionMs;
+    machine.chromium_cross_origin_isolated ??= info.crossOriginIsolated;
+    const ratios = (/** @type {Array<Record<string, any>>} */ part, /** @type {string} */ suite) =>
+      scaleRatios(part).map((row) => ({ suite, ...row }));
+    return [
+      ...nodeRows,
+      ...browserRows,
+      ...ratios(nodeRows, "node-scale-ratio"),
+      ...ratios(browserRows, "chromium-scale-ratio"),
+    ];
   });
   await runPart("size", async () => {
     const { measureSizes } = await import("./sizes.mjs");
@@ -272,6 +303,41 @@ function render(machine, rows) {
         [["Node, in-memory storage (package over wasm)", "median", "p95", "runs"]],
         node.map((r) => [r.case, formatMs(r.median_ms), formatMs(r.p95_ms), group(r.runs)]),
       ),
+    );
+  }
+
+  const scaleNode = new Map(rows.filter((r) => r.suite === "node-scale").map((r) => [r.case, r]));
+  const scaleBrowser = new Map(rows.filter((r) => r.suite === "chromium-scale").map((r) => [r.case, r]));
+  const scaleCases = [...new Set([...scaleBrowser.keys(), ...scaleNode.keys()])];
+  if (scaleCases.length > 0) {
+    const runs = (/** @type {any} */ r) => (r ? group(r.runs) : "-");
+    lines.push(
+      "",
+      ...table(
+        [["host API at scale (files of 1 KB)", "Chromium median", "p95", "Node median", "p95", "runs (Chromium/Node)"]],
+        scaleCases.map((name) => {
+          const c = scaleBrowser.get(name);
+          const n = scaleNode.get(name);
+          return [name, formatMs(c?.median_ms), formatMs(c?.p95_ms), formatMs(n?.median_ms), formatMs(n?.p95_ms), `${runs(c)} / ${runs(n)}`];
+        }),
+      ),
+    );
+    const ratioNode = new Map(rows.filter((r) => r.suite === "node-scale-ratio").map((r) => [r.case, r]));
+    const ratioBrowser = new Map(rows.filter((r) => r.suite === "chromium-scale-ratio").map((r) => [r.case, r]));
+    const ratioCases = [...new Set([...ratioBrowser.keys(), ...ratioNode.keys()])];
+    const times = (/** @type {any} */ r) => (r ? `${r.ratio.toFixed(2)}×` : "-");
+    lines.push(
+      "",
+      ...table(
+        [["time ratio, big store / small (medians)", "Chromium", "Node", "data ratio"]],
+        ratioCases.map((name) => {
+          const c = ratioBrowser.get(name);
+          const n = ratioNode.get(name);
+          return [name, times(c), times(n), `${(c ?? n).data_ratio}×`];
+        }),
+      ),
+      "  Chromium: the package over IndexedDB, timed in the page; each import into a fresh empty database.",
+      "  Node: the package over in-memory storage. A ratio near the data ratio is time linear in the data.",
     );
   }
 
