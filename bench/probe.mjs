@@ -1,4 +1,4 @@
-// In-page probes behind docs/BENCHMARKS.md's findings (issue 6, part 2): where the time of a
+// In-page probes behind docs/BENCHMARKS.md's findings: where the time of a
 // command goes, part by part, and what a schema or protocol change would save, measured on the
 // floor (bench/baseline.mjs) so no source change is needed. bench/profile.mjs loads this module
 // into the bench page and calls window.probe.*. Not part of `npm run bench`.

@@ -1,4 +1,4 @@
-// Issue 6, part 2: the probes and CPU profiles behind docs/BENCHMARKS.md's findings. Loads the
+// The probes and CPU profiles behind docs/BENCHMARKS.md's findings. Loads the
 // bench page in headless Chromium (as bench/browser-suite.mjs does), adds bench/probe.mjs to it,
 // and runs the probes asked for, printing JSON. Not part of `npm run bench`.
 //
