@@ -208,7 +208,7 @@ export type BeforeWrite = (write: PendingWrite) => WriteDecision;
  * Default: the .wasm beside the bindings (read from disk in Node).
  */
 export type WasmSource =
-  | URL
+  | GlobalType<"URL">
   | string
   | GlobalType<"Response">
   | PromiseLike<GlobalType<"Response">>
