@@ -9,3 +9,4 @@ const name: string = tool.name;
 const result: { content: unknown; isError: boolean } = await memory.execute({ command: "view", path: "/memories" });
 void name;
 void result;
+
