@@ -109,6 +109,15 @@ else
   skip e2e "no test files in tests/e2e"
 fi
 
+# The package as users get it: the declarations in a Node-only project (no DOM lib), then
+# `npm pack` installed into fresh Vite, webpack, esbuild, Node ESM and CommonJS projects, built
+# and run in headless Chromium or Node (tests/consumers/; npm's cache in tests/consumers/.cache).
+if [ "$build_ok" -eq 1 ]; then
+  step consumers "tsc -p tests/types/node-only/tsconfig.json && tsc -p tests/types/node-only/tsconfig.bare.json && node --test --test-reporter=spec --test-concurrency=1 tests/consumers/"
+else
+  not_run consumers "build failed (the tarball would ship a stale pkg/)"
+fi
+
 echo
 if [ ${#skipped[@]} -gt 0 ]; then
   echo "test.sh: SKIPPED ${#skipped[@]} step(s) with nothing to run: ${skipped[*]}"

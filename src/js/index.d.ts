@@ -212,6 +212,33 @@ export type WriteDecision =
  */
 export type BeforeWrite = (write: PendingWrite) => WriteDecision;
 
+/**
+ * Where the core's .wasm comes from, for a bundler that does not emit the file the bindings
+ * load with `new URL("memory_tool_wasm_bg.wasm", import.meta.url)` (esbuild, say): its URL
+ * (`import wasm from "memory-tool-wasm/wasm"` with a file loader), a `Response` (or a promise
+ * of one, `fetch(…)`), its bytes, or a compiled `WebAssembly.Module`. The core loads once per
+ * page or process: the first `open` that loads it uses its `wasm`; later ones are not read.
+ * Default: the .wasm beside the bindings (read from disk in Node).
+ */
+export type WasmSource =
+  | GlobalType<"URL">
+  | string
+  | GlobalType<"Response">
+  | PromiseLike<GlobalType<"Response">>
+  | ArrayBuffer
+  | ArrayBufferView
+  | WasmModule;
+
+/**
+ * The instance type of the global class `Name` where the environment's types declare it (the
+ * DOM lib, or Node's), else `never`: these declarations check in a project with neither.
+ */
+type GlobalType<Name extends string> = typeof globalThis extends { [K in Name]: { prototype: infer T } } ? T : never;
+/** The global class `Name` itself where the environment's types declare it, else `never`. */
+type GlobalClass<Name extends string> = typeof globalThis extends { [K in Name]: infer C } ? C : never;
+/** `WebAssembly.Module` where the environment's types declare it, else `never`. */
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T : never;
+
 /** Options of `MemoryTool.open`. */
 export interface MemoryToolOptions {
   /**
@@ -240,6 +267,8 @@ export interface MemoryToolOptions {
   secretFilter?: boolean;
   /** The host's write policy: see `BeforeWrite`. */
   beforeWrite?: BeforeWrite;
+  /** Where the core's .wasm comes from: see `WasmSource`. */
+  wasm?: WasmSource;
   limits?: {
     /** Largest file, in bytes. Default 102,400. */
     maxFileBytes?: number;
@@ -757,9 +786,9 @@ export interface IndexedDbStorageOptions {
   /** Database name prefix; the database is `dbPrefix + store`. Default `"memory-tool-wasm:"`. */
   dbPrefix?: string;
   /** The IndexedDB factory. Default `globalThis.indexedDB`. */
-  indexedDB?: IDBFactory;
+  indexedDB?: GlobalType<"IDBFactory">;
   /** The `IDBKeyRange` class that goes with `indexedDB`. Default `globalThis.IDBKeyRange`. */
-  IDBKeyRange?: typeof IDBKeyRange;
+  IDBKeyRange?: GlobalClass<"IDBKeyRange">;
   /**
    * Transaction durability. Default `"default"` (the browser's choice): a committed command
    * survives reloads and other tabs see it; `"strict"` also waits for the disk flush.
@@ -873,6 +902,8 @@ export interface MemoryStoresOptions {
    * that mount its stores are given. Default: `"indexeddb"` where it exists, else `"memory"`.
    */
   storage?: "indexeddb" | "memory" | MemoryStorage;
+  /** Where the core's .wasm comes from: see `WasmSource`. */
+  wasm?: WasmSource;
 }
 
 /**

@@ -5,7 +5,8 @@
 
 import { MemoryToolError, toStorageError } from "./errors.js";
 import { isPlainObject } from "./arguments.js";
-import { chooseStorage } from "./options.js";
+import { chooseStorage, readWasm } from "./options.js";
+import { loadEngine } from "./wasm.js";
 import { openRegistry } from "./registry.js";
 
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
@@ -65,11 +66,13 @@ export class MemoryStores {
       throw new MemoryToolError("INVALID_OPTIONS", "MemoryStores.open: the options must be an object.");
     }
     for (const name of Object.keys(/** @type {object} */ (options))) {
-      if (name !== "storage") {
-        throw new MemoryToolError("INVALID_OPTIONS", `MemoryStores.open: unknown option \`${name}\`; the option is storage.`);
+      if (name !== "storage" && name !== "wasm") {
+        throw new MemoryToolError("INVALID_OPTIONS", `MemoryStores.open: unknown option \`${name}\`; the options are storage, wasm.`);
       }
     }
-    const storage = chooseStorage(/** @type {{ storage?: unknown }} */ (options).storage, "MemoryStores.open");
+    const given = /** @type {{ storage?: unknown, wasm?: unknown }} */ (options);
+    const storage = chooseStorage(given.storage, "MemoryStores.open");
+    await loadEngine(readWasm(given.wasm, "MemoryStores.open"));
     const registry = await openRegistry(storage);
     // Retention, as for any store: old versions of the records go (heads stay).
     try {

@@ -159,7 +159,7 @@ export class MemoryTool {
    */
   static async open(options) {
     const opened = readOptions(options);
-    const EngineClass = await loadEngine();
+    const EngineClass = await loadEngine(opened.wasm);
     /** @type {string} the Engine's configuration */
     let config;
     /** @type {MountInfo[]} */

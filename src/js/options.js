@@ -12,6 +12,7 @@ import { InMemoryStorage } from "./storage-memory.js";
 /** @typedef {import("./index.js").MemoryStorage} MemoryStorage */
 /** @typedef {import("./index.js").MemoryAccess} MemoryAccess */
 /** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
+/** @typedef {import("./index.js").WasmSource} WasmSource */
 
 /**
  * The options `MemoryTool.open` takes, in the order its messages name them (the type test
@@ -28,6 +29,7 @@ export const OPTION_NAMES = /** @type {const} */ ([
   "retentionDays",
   "secretFilter",
   "beforeWrite",
+  "wasm",
 ]);
 /** The fields of one of the `mounts` (`MountOptions`' keys). */
 export const MOUNT_OPTION_NAMES = /** @type {const} */ (["store", "access", "instructions"]);
@@ -47,7 +49,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * policy, and either the single store and its access or the mounts (`mounts` non-null).
  * @param {unknown} options
  * @returns {{ storage: MemoryStorage, engineConfig: Record<string, unknown>,
- *   beforeWrite: BeforeWrite | undefined, store: string, access: MemoryAccess,
+ *   beforeWrite: BeforeWrite | undefined, store: string, access: MemoryAccess, wasm: WasmSource | undefined,
  *   mounts: Array<{ store: string, access?: MemoryAccess, instructions?: unknown }> | null }}
  */
 export function readOptions(options) {
@@ -119,7 +121,36 @@ export function readOptions(options) {
     store,
     access,
     mounts,
+    wasm: readWasm(given.wasm, "MemoryTool.open"),
   };
+}
+
+/**
+ * Checks the `wasm` option (where the core's .wasm comes from): a URL, a string (a URL or a
+ * path), a `Response` (or a promise of one), bytes, or a compiled `WebAssembly.Module`.
+ * @param {unknown} wasm
+ * @param {string} who the call, for messages
+ * @returns {WasmSource | undefined}
+ */
+export function readWasm(wasm, who) {
+  if (wasm === undefined) return undefined;
+  const g = /** @type {any} */ (globalThis);
+  const isA = (/** @type {string} */ name) => typeof g[name] === "function" && wasm instanceof g[name];
+  if (
+    typeof wasm === "string" ||
+    wasm instanceof URL ||
+    wasm instanceof ArrayBuffer ||
+    ArrayBuffer.isView(wasm) ||
+    isA("Response") ||
+    (typeof g.WebAssembly === "object" && wasm instanceof g.WebAssembly.Module) ||
+    (typeof wasm === "object" && wasm !== null && typeof (/** @type {any} */ (wasm)).then === "function")
+  ) {
+    return /** @type {WasmSource} */ (wasm);
+  }
+  throw new MemoryToolError(
+    "INVALID_OPTIONS",
+    `${who}: \`wasm\` must be a URL, a string, a Response, bytes (ArrayBuffer or a typed array) or a WebAssembly.Module.`,
+  );
 }
 
 /**

@@ -1,11 +1,44 @@
-// Loads the WebAssembly core once per page or process (lazily, on the first MemoryTool.open).
+// Loads the WebAssembly core once per page or process (lazily, on the first MemoryTool.open or
+// MemoryStores.open), from the `wasm` option when one is given.
 
 import init, { Engine } from "../../pkg/memory_tool_wasm.js";
+
+/** @typedef {import("./index.js").WasmSource} WasmSource */
 
 /** @type {Promise<typeof Engine> | undefined} */
 let loading;
 /** Whether the module is instantiated, so the core's free functions can be called. */
 let loaded = false;
+/**
+ * How a file: URL is read, where the bindings were loaded from disk: Node's `readFile`, given
+ * by the "node" entry (index-node.js); else Node's builtin if this runtime has one (a test
+ * environment that resolved the browser entry, say). Nothing here imports a Node module.
+ * @type {((url: URL) => Promise<Uint8Array>) | undefined}
+ */
+let readFile;
+
+/**
+ * Sets how a file: URL is read (Node's `fs.promises.readFile`); the "node" entry calls it.
+ * @param {(url: URL) => Promise<Uint8Array>} reader
+ */
+export function useFileReader(reader) {
+  readFile = reader;
+}
+
+/**
+ * The bytes of the file at `url`, for a runtime with a file system.
+ * @param {URL} url a file: URL
+ * @returns {Promise<Uint8Array>}
+ */
+function readWasmFile(url) {
+  if (readFile) return readFile(url);
+  const proc = /** @type {{ process?: { getBuiltinModule?: (id: string) => any } }} */ (globalThis).process;
+  const fs = proc?.getBuiltinModule?.("node:fs/promises");
+  if (!fs) {
+    throw new Error(`memory-tool-wasm: cannot read ${url.href} here; pass the \`wasm\` option to open.`);
+  }
+  return fs.readFile(url);
+}
 
 /** Whether the core is loaded (after the first `MemoryTool.open` or `MemoryStores.open`). */
 export function isLoaded() {
@@ -13,39 +46,60 @@ export function isLoaded() {
 }
 
 /**
- * Resolves to the core's `Engine` class once the wasm module is instantiated. A failed load
- * is not cached, so a later call tries again.
+ * Resolves to the core's `Engine` class once the wasm module is instantiated, from `source`
+ * (the `wasm` option) if given, else from the .wasm beside the bindings. The first load wins:
+ * once the core is loading or loaded, a later `source` is not used. A failed load is not
+ * cached, so a later call tries again.
+ * @param {WasmSource} [source]
  * @returns {Promise<typeof Engine>}
  */
-export function loadEngine() {
-  loading ??= instantiate().catch((error) => {
+export function loadEngine(source) {
+  loading ??= instantiate(source).catch((error) => {
     loading = undefined;
     throw error;
   });
   return loading;
 }
 
-async function instantiate() {
-  if (isNode()) {
-    // Node has no fetch for file: URLs; read the bytes beside the bindings ourselves.
-    // @ts-ignore: Node's own types are not part of this browser-first type check.
-    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ "node:fs/promises");
-    const bytes = await readFile(new URL("../../pkg/memory_tool_wasm_bg.wasm", import.meta.url));
-    await init({ module_or_path: bytes });
-  } else {
+/** @param {WasmSource | undefined} source */
+async function instantiate(source) {
+  const url = source === undefined ? new URL("../../pkg/memory_tool_wasm_bg.wasm", import.meta.url) : asUrl(source);
+  if (url && url.protocol === "file:" && isNode()) {
+    // Node has no fetch for file: URLs; read the bytes ourselves.
+    await init({ module_or_path: await readWasmFile(url) });
+  } else if (source === undefined) {
     // The bindings fetch the .wasm from new URL(…, import.meta.url), which bundlers follow.
     await init();
+  } else {
+    await init({ module_or_path: /** @type {any} */ (source) });
   }
   loaded = true;
   return Engine;
 }
 
 /**
- * Whether the bindings were loaded from disk by Node (or a runtime with Node's `fs`): then
- * there is no fetch for the .wasm's file: URL. A browser page loads them over http(s); a
- * jsdom test environment still loads them from disk.
+ * `source` as a URL if it is one (a URL, or a string that is a URL or a path relative to the
+ * page), else undefined (a Response, bytes or a compiled module).
+ * @param {WasmSource} source
+ * @returns {URL | undefined}
+ */
+function asUrl(source) {
+  if (source instanceof URL) return source;
+  if (typeof source !== "string") return undefined;
+  const base = /** @type {{ location?: { href?: string } }} */ (globalThis).location?.href;
+  try {
+    return new URL(source, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether this is Node (or a runtime with Node's `fs`): then there is no fetch for a file:
+ * URL. A browser page loads the .wasm over http(s); a jsdom test environment still loads it
+ * from disk.
  */
 function isNode() {
   const proc = /** @type {{ process?: { versions?: { node?: string } } }} */ (globalThis).process;
-  return typeof proc?.versions?.node === "string" && import.meta.url.startsWith("file:");
+  return typeof proc?.versions?.node === "string";
 }

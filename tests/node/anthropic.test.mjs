@@ -367,7 +367,9 @@ suite("two MemoryTools over one InMemoryStorage, each in its own runner", () => 
 describe("the anthropic entry is browser-safe", () => {
   test("it imports only the SDK's ToolError (no imports of its own) and our errors module", async () => {
     const source = readFileSync(new URL("../../src/js/anthropic.js", import.meta.url), "utf8");
-    assert.deepEqual(importsOf(source).sort(), ["./errors.js", "@anthropic-ai/sdk/lib/tools/ToolError"]);
+    assert.deepEqual(importsOf(source).sort(), ["./anthropic-tool.js", "@anthropic-ai/sdk/lib/tools/ToolError"]);
+    const tool = readFileSync(new URL("../../src/js/anthropic-tool.js", import.meta.url), "utf8");
+    assert.deepEqual(importsOf(tool), ["./errors.js"]);
     const toolError = readFileSync(new URL(import.meta.resolve("@anthropic-ai/sdk/lib/tools/ToolError")), "utf8");
     assert.deepEqual(importsOf(toolError), [], "ToolError.mjs imports nothing (no node: modules)");
     const errors = readFileSync(new URL("../../src/js/errors.js", import.meta.url), "utf8");

@@ -1,4 +1,4 @@
-// The hand-written declarations (src/js/index.d.ts, src/js/anthropic.d.ts) against the code they
+// The hand-written declarations (src/js/index.d.ts, src/js/anthropic.d.ts, src/js/ai-sdk.d.ts) against the code they
 // describe (src/js, typed by its JSDoc), in both directions: this file does not compile when
 // the two drift apart. `tsc -p tests/types/tsconfig.json` checks it (the test command's
 // typecheck step); it is never run.
@@ -7,6 +7,8 @@ import type * as Declared from "../../src/js/index.js";
 import type * as DeclaredAnthropic from "../../src/js/anthropic.js";
 import type * as Code from "#implementation/index.js";
 import type * as CodeAnthropic from "#implementation/anthropic.js";
+import type * as DeclaredAiSdk from "../../src/js/ai-sdk.js";
+import type * as CodeAiSdk from "#implementation/ai-sdk.js";
 import type { LIMIT_NAMES, MOUNT_OPTION_NAMES, OPTION_NAMES } from "../../src/js/options.js";
 import type { FIELD_NAMES, LIMIT_ALIASES } from "../../src/js/memory-stores.js";
 
@@ -52,6 +54,7 @@ const both = { codeIsDeclared: identity, declaredIsCode: identity };
 // The entries export the same values.
 same<keyof typeof Code, keyof typeof Declared>(both);
 same<keyof typeof CodeAnthropic, keyof typeof DeclaredAnthropic>(both);
+same<keyof typeof CodeAiSdk, keyof typeof DeclaredAiSdk>(both);
 
 // Nothing the code exposes takes or gives `any`.
 same<MembersWithAny<Code.MemoryTool>, never>(both);
@@ -97,6 +100,8 @@ identity<Declared.MemoryStorage>(null as unknown as Code.InMemoryStorage);
 
 // The anthropic entry's functions.
 same<Drift<typeof CodeAnthropic, typeof DeclaredAnthropic>, never>(both);
+// The AI SDK entry's functions.
+same<Drift<typeof CodeAiSdk, typeof DeclaredAiSdk>, never>(both);
 
 // The options the code accepts (it refuses any other name) are the ones declared.
 same<(typeof OPTION_NAMES)[number], keyof Declared.MemoryToolOptions>(both);

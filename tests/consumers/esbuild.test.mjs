@@ -1,0 +1,52 @@
+// esbuild, default browser platform, over the package's own source: the browser build reaches no
+// Node module (the "node" condition of package.json's exports is Node's alone), the .wasm comes from the "./wasm" export as a
+// file asset and reaches the core by the `wasm` option, and the page runs in Chromium over
+// IndexedDB, across a reload.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cp, mkdtemp, rm, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { build } from "esbuild";
+import { REPO, runInChromium } from "./lib.mjs";
+
+const APP = path.join(REPO, "tests/consumers/esbuild");
+
+test("esbuild bundles the browser entry with no Node module, and the page runs in Chromium", async () => {
+  const out = await mkdtemp(path.join(tmpdir(), "memory-tool-esbuild-"));
+  try {
+    const built = await build({
+      entryPoints: [path.join(APP, "app.js")],
+      bundle: true,
+      format: "esm",
+      outdir: out,
+      loader: { ".wasm": "file" },
+      logLevel: "silent",
+      metafile: true,
+      // The repository resolves "memory-tool-wasm" as a self-reference, as a consumer's
+      // node_modules would.
+      absWorkingDir: REPO,
+    });
+    const inputs = Object.keys(built.metafile.inputs);
+    assert.deepEqual(inputs.filter((p) => p.includes("node:") || p.endsWith("index-node.js")), []);
+    assert.ok(inputs.includes("src/js/index.js"), `the browser build takes index.js: ${inputs}`);
+    const files = await readdir(out);
+    assert.ok(files.some((f) => f.endsWith(".wasm")), `the .wasm is emitted: ${files}`);
+    await cp(path.join(APP, "index.html"), path.join(out, "index.html"));
+
+    const { results, problems } = await runInChromium(out, "/index.html", 2);
+    assert.deepEqual(problems, []);
+    for (const result of results) assert.equal(result.error, undefined, result.error);
+    const [first, second] = results;
+    assert.equal(first.before.content, "The path /memories/note.md does not exist. Please provide a valid path.");
+    assert.equal(first.before.isError, true);
+    assert.equal(first.bad.content, "Error: Path must be /memories or start with /memories/, got: /etc/passwd");
+    assert.equal(first.bad.isError, true);
+    assert.equal(first.after.isError, false);
+    assert.match(first.after.content, /kept across reloads/);
+    assert.deepEqual(second.before, first.after, "the reload reads what IndexedDB kept");
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,2 @@
+import { run } from "./app.js";
+run();

@@ -1,0 +1,148 @@
+// The package as a user gets it: `npm pack`, then fresh projects that install the tarball
+// (tests/consumers/projects/*): Vite, webpack and esbuild builds run in headless Chromium over
+// IndexedDB (and a reload), a Node ES module project (the SDK's tool runner, the AI SDK, the
+// LangChain recipe) and a CommonJS one (the SDK's tool runner) against the fake Anthropic
+// endpoint on 127.0.0.1. Each tool_result that reaches the endpoint must be the one
+// `memory.run` gives. npm's cache is tests/consumers/.cache/npm: once warm, installs are offline.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
+import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { REPO, runInChromium } from "./lib.mjs";
+import { fakeAnthropic, toolTurn, textTurn, UNUSUAL_INPUTS } from "../node/fixtures/fake-anthropic.mjs";
+import { PNG_BASE64, pngBytes } from "../node/fixtures/anthropic-conversation.mjs";
+
+const PROJECTS = path.join(REPO, "tests/consumers/projects");
+const CACHE = path.join(REPO, "tests/consumers/.cache/npm");
+const { MemoryTool } = await import("memory-tool-wasm");
+
+let work = "";
+let tarball = "";
+
+/** Runs `command` in `cwd`, output to this test's log; throws with the output on failure. */
+function sh(cwd, command, args, env = {}) {
+  return execFileSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/**
+ * Runs a Node script of a project without blocking this process, which serves the fake
+ * endpoint the script calls.
+ */
+async function node(cwd, script, env) {
+  await promisify(execFile)(process.execPath, [script], { cwd, env: { ...process.env, ...env }, timeout: 120_000 });
+}
+
+/** A fresh copy of project `name` with the tarball installed (from npm's cache where it can). */
+async function project(name) {
+  const dir = path.join(work, name);
+  await cp(path.join(PROJECTS, name), dir, { recursive: true });
+  if (!name.startsWith("node-")) {
+    await cp(path.join(PROJECTS, "browser-app.js"), path.join(dir, "app.js"));
+    await cp(path.join(PROJECTS, "index.html"), path.join(dir, "index.html"));
+  }
+  sh(dir, "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--cache", CACHE, "--loglevel", "error", tarball]);
+  return dir;
+}
+
+before(async () => {
+  work = await mkdtemp(path.join(tmpdir(), "memory-tool-consumers-"));
+  await mkdir(CACHE, { recursive: true });
+  // The build step of the test command has just built pkg/: pack what is there.
+  const out = sh(REPO, "npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work]).trim().split("\n").at(-1);
+  tarball = path.join(work, out);
+  assert.ok(existsSync(tarball), `npm pack wrote ${tarball}`);
+});
+after(() => rm(work, { recursive: true, force: true }));
+
+/** Checks a browser consumer's two loads. */
+function checkBrowser({ results, problems }) {
+  assert.deepEqual(problems, []);
+  for (const result of results) assert.equal(result.error, undefined, result.error);
+  const [first, second] = results;
+  assert.equal(first.before.content, "The path /memories/note.md does not exist. Please provide a valid path.");
+  assert.equal(first.bad.content, "Error: Path must be /memories or start with /memories/, got: /etc/passwd");
+  assert.equal(first.bad.isError, true);
+  assert.match(first.after.content, /kept across reloads/);
+  assert.deepEqual(second.before, first.after, "the reload reads what IndexedDB kept");
+}
+
+test("Vite: vite build, run in Chromium", async () => {
+  const dir = await project("vite");
+  sh(dir, path.join(dir, "node_modules/.bin/vite"), ["build", "--logLevel", "error"]);
+  checkBrowser(await runInChromium(path.join(dir, "dist"), "/index.html", 2));
+});
+
+test("webpack 5: a production build, run in Chromium", async () => {
+  const dir = await project("webpack");
+  sh(dir, process.execPath, ["build.mjs"]);
+  await cp(path.join(dir, "index.html"), path.join(dir, "dist/index.html"));
+  assert.ok((await readdir(path.join(dir, "dist"))).some((f) => f.endsWith(".wasm")), "webpack emitted the .wasm");
+  checkBrowser(await runInChromium(path.join(dir, "dist"), "/index.html", 2));
+});
+
+test("esbuild: the README's recipe (file loader, `wasm` option), run in Chromium", async () => {
+  const dir = await project("esbuild");
+  sh(dir, path.join(dir, "node_modules/.bin/esbuild"), [
+    "main.js", "--bundle", "--format=esm", "--outdir=dist", "--loader:.wasm=file", "--log-level=error",
+  ]);
+  await cp(path.join(dir, "index.html"), path.join(dir, "dist/index.html"));
+  checkBrowser(await runInChromium(path.join(dir, "dist"), "/index.html", 2));
+});
+
+/** The tool calls every Node path gets, and what memory.run answers for them. */
+async function expected() {
+  const memory = await MemoryTool.open({ storage: "memory" });
+  await memory.writeFile("/memories/diagram.png", pngBytes());
+  const turn = toolTurn("c", UNUSUAL_INPUTS.map(([, input]) => input));
+  const results = [];
+  for (const block of turn.content) results.push(await memory.run(block));
+  memory.close();
+  return results;
+}
+
+/** Asserts the tool_results of request `index` are `want`, input by input. */
+function checkResults(fake, index, want, label) {
+  const got = fake.requests[index].body.messages.at(-1).content;
+  assert.equal(got.length, want.length, label);
+  for (const [i, result] of want.entries()) {
+    const sent = got[i];
+    const about = `${label}: ${UNUSUAL_INPUTS[i][0]}`;
+    assert.equal(sent.tool_use_id, result.tool_use_id, about);
+    assert.deepEqual(sent.content, result.content, about);
+    assert.equal(sent.is_error === true, result.is_error === true, `${about}: is_error`);
+  }
+}
+
+const PATHS = { "the SDK's tool runner": 1, "the AI SDK": 3, "the LangChain recipe": 5 };
+
+test("Node ESM: the SDK's tool runner, the AI SDK and the LangChain recipe against the fake endpoint", async () => {
+  const dir = await project("node-esm");
+  const inputs = UNUSUAL_INPUTS.map(([, input]) => input);
+  const turns = [];
+  for (const _ of Object.keys(PATHS)) turns.push(toolTurn("c", inputs), textTurn("c_end", "Done."));
+  const fake = await fakeAnthropic(turns);
+  try {
+    await node(dir, "main.mjs", { FAKE_ANTHROPIC: fake.origin, PNG_BASE64 });
+    assert.equal(fake.requests.length, 6);
+    const want = await expected();
+    for (const [label, index] of Object.entries(PATHS)) checkResults(fake, index, want, label);
+  } finally {
+    await fake.close();
+  }
+});
+
+test("Node CommonJS: require() and the SDK's tool runner against the fake endpoint", async () => {
+  const dir = await project("node-cjs");
+  const fake = await fakeAnthropic([toolTurn("c", UNUSUAL_INPUTS.map(([, input]) => input)), textTurn("c_end", "Done.")]);
+  try {
+    await node(dir, "main.cjs", { FAKE_ANTHROPIC: fake.origin, PNG_BASE64 });
+    checkResults(fake, 1, await expected(), "CommonJS tool runner");
+  } finally {
+    await fake.close();
+  }
+});
