@@ -70,15 +70,7 @@ pub(super) fn str_replace(
     let before = text.get(..at).unwrap_or_default();
     let after = text.get(at + old_str.len()..).unwrap_or_default();
     let new_text = [before, new_str, after].concat();
-    let stored = vet(
-        path.key(),
-        path.raw(),
-        new_text.as_bytes(),
-        "modify",
-        cx,
-        snap,
-    )?;
-    check_size(cx, Voice::Model, path.raw(), stored.len())?;
+    let stored = vetted(path, &new_text, cx, snap)?;
     // The snippet shows what was stored: a write policy may have rewritten it (only then is
     // there anything to decode again).
     let new_text = match &stored {
@@ -134,6 +126,21 @@ pub(super) fn insert(
     let added = insert_text.strip_suffix('\n').unwrap_or(insert_text);
     lines.insert(line as usize, added);
     let new_text = lines.join("\n");
+    let stored = vetted(path, &new_text, cx, snap)?;
+    Ok(Outcome::text(
+        fill(texts::INSERTED, &[path.raw()]),
+        modify(record, &stored, cx, snap),
+    ))
+}
+
+/// An edit's new text as it will be stored: asked of the write policy (which may rewrite it)
+/// and held to the file size limit.
+fn vetted<'t>(
+    path: &MemoryPath,
+    new_text: &'t str,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<std::borrow::Cow<'t, [u8]>, Stop> {
     let stored = vet(
         path.key(),
         path.raw(),
@@ -143,8 +150,5 @@ pub(super) fn insert(
         snap,
     )?;
     check_size(cx, Voice::Model, path.raw(), stored.len())?;
-    Ok(Outcome::text(
-        fill(texts::INSERTED, &[path.raw()]),
-        modify(record, &stored, cx, snap),
-    ))
+    Ok(stored)
 }
