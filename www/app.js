@@ -101,7 +101,19 @@ async function main() {
   const storage = mountStorageStatus({ root: byId("storage") });
   mountToolConsole({ root: byId("console"), memory });
   const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
-  mountAgentPanel({ root: byId("agent"), openMemory: () => mounts.open() });
+  mountAgentPanel({
+    root: byId("agent"),
+    openMemory: () => mounts.open(),
+    // An empty memory for the agent: a new store (never a deletion of the user's notes).
+    startOver: async () => {
+      const names = new Set((await session.catalog.list()).map((s) => s.name));
+      let name = "Fresh start";
+      for (let n = 2; names.has(name); n++) name = `Fresh start ${n}`;
+      const store = await session.catalog.create({ name, description: "An empty memory, to replay the recorded conversations from the start." });
+      await session.switchTo(store);
+      await mounts.reset();
+    },
+  });
   const tabs = mountTabs(byId("main-tabs"), {
     onChange: (id) => history.replaceState(null, "", id === "tab-console" ? "#console" : location.pathname + location.search),
   });

@@ -220,7 +220,8 @@ export class Transcript {
 
   /** Keeps the newest text in view while it streams, unless the reader scrolled up. */
   #follow() {
-    const list = this.#list;
+    // The scroll box is the log around the list (on a phone, the page itself scrolls).
+    const list = this.#list.parentElement ?? this.#list;
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
     if (nearBottom) list.scrollTop = list.scrollHeight;
   }
