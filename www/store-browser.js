@@ -77,6 +77,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   /** An archived store is read-only for good: nothing here offers to change it. */
   function paintAccess() {
     const readOnly = session.store.archived_at !== null;
+    uploadDir.disabled = readOnly;
     for (const button of [uploadButton, clearButton]) {
       button.disabled = readOnly;
       button.title = readOnly ? "This store is archived: read-only for good." : "";
@@ -271,12 +272,16 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
       deleted ? el("span", { className: "badge badge-problem", dataset: { testid: "deleted-badge" } }, "deleted") : null,
     );
     const readOnly = session.store.archived_at !== null;
-    tabs.setDisabled("file-tab-edit", deleted || readOnly);
-    if ((deleted || readOnly) && tabs.selected() === "file-tab-edit") tabs.select(deleted ? "file-tab-history" : "file-tab-view");
+    // Deleted while the user has unsaved text in the editor: the text stays, with a choice.
+    const unsaved = deleted && id !== null && editor.memoryId === id && editor.isDirty();
+    const noEdit = (deleted && !unsaved) || readOnly;
+    tabs.setDisabled("file-tab-edit", noEdit);
+    if (noEdit && tabs.selected() === "file-tab-edit") tabs.select(deleted ? "file-tab-history" : "file-tab-view");
     const tab = tabs.selected();
     if (tab === "file-tab-view") await paintView(path, deleted);
     else if (tab === "file-tab-edit") {
-      if (editor.memoryId !== id) await editor.open(path);
+      if (unsaved) editor.showDeleted();
+      else if (editor.memoryId !== id) await editor.open(path);
     } else if (tab === "file-tab-history" && id) {
       await history.show(id, deleted ? null : (await headOf(id)));
     }
@@ -334,6 +339,14 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     let dir = uploadDir.value.trim() || "/memories/";
     if (!dir.endsWith("/")) dir += "/";
     const path = `${dir}${file.name}`;
+    const taken = files.find((f) => f.path === path.normalize("NFC"));
+    if (taken) {
+      const question = `${taken.path} already exists. Replace it with the uploaded “${file.name}”? Its current text stays in the history.`;
+      if (!window.confirm(question)) {
+        announce(`Not uploaded: ${taken.path} was kept as it is.`);
+        return;
+      }
+    }
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       await memory().writeFile(path, bytes);
