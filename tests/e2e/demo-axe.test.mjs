@@ -1,6 +1,6 @@
 // Accessibility: axe-core over the demo page, on every tab, light and dark, desktop and phone,
-// with content in it (a conversation with tool cards, a file open in the viewer, the export and
-// storage section open). Zero violations is the bar; each one is listed with its nodes.
+// with content in it (a conversation with tool cards, a console result, a file's history, the
+// export and storage section open). Zero violations is the bar; each one is listed with its nodes.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
 
@@ -24,6 +24,13 @@ before(async () => {
   await page.locator('#tree [data-path="/memories/profile.md"]').click();
   await page.locator('#viewer[data-path="/memories/profile.md"]').waitFor();
   await page.locator("#store-data > summary").click();
+  // A console result (an error one), and the history of the open file.
+  await page.locator("#tab-console").click();
+  await page.locator("#example-picker").selectOption("error-missing");
+  await page.locator("#run-button").click();
+  await page.locator('#result:not([data-seq="0"])').waitFor();
+  await page.locator("#file-tab-history").click();
+  await page.locator('#file-history [data-testid="version"]').first().waitFor();
   await page.addScriptTag({ path: AXE });
 });
 

@@ -107,7 +107,7 @@ export class Transcript {
         "details",
         { className: "tool-call", dataset: { testid: "tool-call", toolUseId: block.id, status: "writing" } },
         el("summary", {}, label, status, preview),
-        el("div", { className: "tool-body" }, el("h4", {}, "Input"), inputPre, el("h4", {}, "Result, as the model received it"), resultBox),
+        el("div", { className: "tool-body" }, el("h3", {}, "Input"), inputPre, el("h3", {}, "Result, as the model received it"), resultBox),
       )
     );
     this.#blocks.set(index, card);
