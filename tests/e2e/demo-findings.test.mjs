@@ -147,6 +147,28 @@ describe("the memory browser keeps its promises", () => {
     await tab.close();
   });
 
+  it("Escape closes the new-store form and the import question; focus goes back to what opened them", async () => {
+    const tab = await openDemo(demo.context, `${demo.base}?store=findings-escape`, demo.problems, { newTab: true });
+    await tab.locator("#store-new-button").focus();
+    await tab.keyboard.press("Enter");
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "new-store-name");
+    await tab.keyboard.type("Half typed");
+    await tab.keyboard.press("Escape");
+    assert.equal(await tab.locator("#store-create").isHidden(), true);
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "store-new-button");
+
+    await tab.locator("#store-data > summary").click();
+    await host(tab, (memory) => memory.memories.create({ path: "/a.md", content: "a\n" }));
+    const bundle = JSON.stringify(await host(tab, (memory) => memory.export({})));
+    await tab.locator("#import-input").setInputFiles({ name: "b.json", mimeType: "application/json", buffer: Buffer.from(bundle) });
+    const question = tab.locator('[data-testid="import-confirm"]');
+    await question.waitFor();
+    await tab.keyboard.press("Escape");
+    assert.equal(await question.isHidden(), true);
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "import-button");
+    await tab.close();
+  });
+
   it("with no IndexedDB, the notice says so (not that a store id was not found)", async () => {
     const tab = await demo.context.newPage();
     await tab.addInitScript(() => Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true }));

@@ -33,6 +33,17 @@ export function mountBundleTools({ root, memory, storeName, announce, readOnly }
   exportButton.disabled = false;
   paintAccess();
 
+  /** Closes the import question; focus goes back to the Import button. */
+  function cancelImport() {
+    confirmBox.hidden = true;
+    importButton.focus();
+  }
+  confirmBox.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    cancelImport();
+  });
+
   /** An archived store takes no import; its export still works. */
   function paintAccess() {
     importButton.disabled = readOnly();
@@ -107,7 +118,7 @@ export function mountBundleTools({ root, memory, storeName, announce, readOnly }
         "div",
         { className: "actions" },
         el("button", { type: "button", className: "primary", dataset: { testid: "import-go" }, onclick: () => void runImport(bundle, policy.value) }, "Import"),
-        el("button", { type: "button", onclick: () => (confirmBox.hidden = true) }, "Cancel"),
+        el("button", { type: "button", dataset: { testid: "import-cancel" }, onclick: () => cancelImport() }, "Cancel"),
       ),
     );
     confirmBox.hidden = false;
