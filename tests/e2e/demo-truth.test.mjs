@@ -148,6 +148,25 @@ describe("the offline agent follows what its memory says", () => {
   });
 });
 
+describe("the agent's memory in a conversation", () => {
+  it("says so in the conversation when the store it works on changes mid-way", async () => {
+    const tab = await openDemo(demo.context, `${demo.base}?store=truth-switch&replayDelay=0`, demo.problems, { newTab: true });
+    assert.match((await send(tab)) ?? "", /^Done/);
+    // The user picks another store in the memory browser; the agent's mounts follow it.
+    await tab.evaluate(async () => {
+      const { session } = /** @type {any} */ (window).demo;
+      const other = await session.catalog.create({ name: "truth-switch-other", description: "" });
+      await session.switchTo(other);
+    });
+    await tab.locator("#mounts-summary", { hasText: "truth-switch-other" }).waitFor();
+    assert.match((await send(tab)) ?? "", /^Done|failed/);
+    assert.deepEqual(await tab.locator('#transcript [data-testid="msg-note"]').allTextContents(), [
+      "The agent's memory changed in this conversation: it was truth-switch (read and write), it is now truth-switch-other (read and write).",
+    ]);
+    await tab.close();
+  });
+});
+
 describe("Send is one run", () => {
   it("a double click on Send starts one run: one message, one answer, no card left writing", async () => {
     // A fresh tab: the SDK may still be loading when the clicks land.
