@@ -58,6 +58,7 @@ describe("the memory browser keeps its promises", () => {
     await tab.locator('[data-testid="conflict"]:not([hidden])').waitFor();
     assert.equal(await tab.locator("#conflict-title").textContent(), "This memory was deleted meanwhile");
     assert.equal(await content.isVisible(), true, "the editor is still there");
+    assert.equal(await tab.locator('[data-testid="edit-banner"]').isHidden(), true, "no stale 'changed' warning beside it");
     assert.equal(await content.inputValue(), "first line\nmy unsaved second line\n");
     await screenshot(tab, "34-deleted-meanwhile");
     await tab.locator('[data-testid="deleted-save-new"]').click();

@@ -265,6 +265,8 @@ export function mountEditor({ root, memory, announce, onSaved }) {
       ),
     );
     conflict.hidden = false;
+    // The "changed while you edit" warning said less than this does.
+    banner.hidden = true;
     state.textContent = "Not saved: the memory was deleted meanwhile. Your text is still here.";
     if (focus) /** @type {HTMLElement} */ (conflict.querySelector("button"))?.focus();
   }
