@@ -101,7 +101,8 @@ describe("the memory manager", () => {
 
   it("a big store starts with its folders folded", async () => {
     await seed(Array.from({ length: 60 }, (_, i) => [`/bulk/f${String(i).padStart(2, "0")}.md`, `${i}\n`]));
-    await page.locator('#tree details[data-path="/memories/bulk"]').waitFor({ state: "attached" });
+    // Wait for the listing with all of them (the tree repaints as the writes arrive).
+    await page.waitForFunction(() => document.querySelectorAll('#tree [data-testid="tree-file"]').length === 63);
     assert.equal(await page.locator('#tree details[data-path="/memories/bulk"]').getAttribute("open"), null);
     // The search still finds what is inside.
     await page.locator("#tree-search").fill("f42");
