@@ -111,7 +111,12 @@ function renderDir(dir, view) {
           renderDir(sub, view),
         )
       );
+      // A details element created open fires "toggle" too: only a change from what was last
+      // shown is the user's.
+      let shown = details.open;
       details.addEventListener("toggle", () => {
+        if (details.open === shown) return;
+        shown = details.open;
         if (details.open) {
           view.collapsed.delete(sub.path);
           view.opened?.add(sub.path);
