@@ -2,8 +2,19 @@
 # Installs what building and testing need, and only what is missing.
 # Safe to re-run: when everything is present it checks, prints one line and exits in well under
 # a second. Expects Debian 12 with rustup (Rust) and Node 20 + npm already installed.
+#
+# `setup.sh --serve` (what `npm start` runs) installs only what building and serving the demo
+# need: the wasm target, wasm-pack, wasm-bindgen-cli and the npm packages; not Chromium, its
+# driver or cargo-fuzz, which only the tests use.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+mode=test
+case "${1:-}" in
+  "") ;;
+  --serve) mode=serve ;;
+  *) printf 'setup: error: unknown option %s (the only one is --serve)\n' "$1" >&2; exit 2 ;;
+esac
 
 WASM_TARGET=wasm32-unknown-unknown
 WASM_PACK_VERSION=0.15.1
@@ -33,8 +44,10 @@ fi
 #    Never Debian's binaryen: its wasm-opt 108 writes modules that fail to load (see TOOLCHAIN).
 #    wasm-opt comes from the npm devDependency `binaryen`, via node_modules/.bin.
 missing_debs=()
-[ -x /usr/bin/chromium ] || missing_debs+=(chromium)
-[ -x /usr/bin/chromedriver ] || missing_debs+=(chromium-driver)
+if [ "$mode" = test ]; then
+  [ -x /usr/bin/chromium ] || missing_debs+=(chromium)
+  [ -x /usr/bin/chromedriver ] || missing_debs+=(chromium-driver)
+fi
 if [ ${#missing_debs[@]} -gt 0 ]; then
   sudo=()
   if [ "$(id -u)" -ne 0 ]; then
@@ -53,7 +66,7 @@ fi
 # 3b. cargo-fuzz, for the fuzz smoke run of the test command (runs on stable Rust with
 #     `--sanitizer none`; see scripts/fuzz.sh).
 CARGO_FUZZ_VERSION=0.13.2
-if [ "$(cargo fuzz --version 2>/dev/null || true)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+if [ "$mode" = test ] && [ "$(cargo fuzz --version 2>/dev/null || true)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
   run cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
 fi
 
@@ -98,7 +111,9 @@ if dpkg-query -W -f='${Status}' binaryen 2>/dev/null | grep -q 'install ok insta
   log "warning: npm run build / scripts/build.sh (they put node_modules/.bin first), or apt-get remove binaryen"
 fi
 
-if [ "$installed_anything" -eq 0 ]; then
+if [ "$installed_anything" -eq 0 ] && [ "$mode" = serve ]; then
+  log "everything present to build and serve ($WASM_TARGET, wasm-pack $WASM_PACK_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
+elif [ "$installed_anything" -eq 0 ]; then
   log "everything present ($WASM_TARGET, chromium, chromedriver, wasm-pack $WASM_PACK_VERSION, cargo-fuzz $CARGO_FUZZ_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
 else
   log "done"

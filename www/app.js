@@ -86,8 +86,11 @@ async function main() {
   } catch (err) {
     setState("failed");
     notify(
-      `The store “${storeName}” could not be opened in IndexedDB: ${describeError(err)}. ` +
-        "A private window or blocked site data can cause this.",
+      typeof globalThis.indexedDB !== "object" || globalThis.indexedDB === null
+        ? "This browser gives the page no IndexedDB (a private window, or site data blocked for this site, can do that). " +
+            "The demo keeps its memories there, so it cannot start here."
+        : `The store “${storeName}” could not be opened in IndexedDB: ${describeError(err)}. ` +
+            "A private window or blocked site data can cause this.",
       { sticky: true },
     );
     return;
@@ -97,11 +100,30 @@ async function main() {
   const memory = () => session.memory;
   const picker = mountStorePicker({ root: memoryPanel, session, notify, announce });
   const browser = mountStoreBrowser({ root: memoryPanel, session, notify, announce });
-  mountBundleTools({ root: byId("bundle"), memory, storeName: () => session.name, announce });
+  const bundle = mountBundleTools({
+    root: byId("bundle"),
+    memory,
+    storeName: () => session.name,
+    announce,
+    readOnly: () => session.store.archived_at !== null,
+  });
+  session.addEventListener("switch", () => bundle.reset());
   const storage = mountStorageStatus({ root: byId("storage") });
   mountToolConsole({ root: byId("console"), memory });
   const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
-  mountAgentPanel({ root: byId("agent"), openMemory: () => mounts.open() });
+  mountAgentPanel({
+    root: byId("agent"),
+    openMemory: () => mounts.open(),
+    // An empty memory for the agent: a new store (never a deletion of the user's notes).
+    startOver: async () => {
+      const names = new Set((await session.catalog.list()).map((s) => s.name));
+      let name = "Fresh start";
+      for (let n = 2; names.has(name); n++) name = `Fresh start ${n}`;
+      const store = await session.catalog.create({ name, description: "An empty memory, to replay the recorded conversations from the start." });
+      await session.switchTo(store);
+      await mounts.reset();
+    },
+  });
   const tabs = mountTabs(byId("main-tabs"), {
     onChange: (id) => history.replaceState(null, "", id === "tab-console" ? "#console" : location.pathname + location.search),
   });

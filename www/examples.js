@@ -1,10 +1,11 @@
 // Example tool inputs for the console: one per command, then mistakes a model makes, each with
-// the error text it gets back. They build on each other in order (create first, then edit).
+// the error text it gets back, then the clean-up. They build on each other in order (create
+// first, then edit; the errors about a file need it, so rename and delete come last).
 
 /**
  * @typedef {object} Example
  * @property {string} id      stable id (used in the picker and by tests)
- * @property {"Commands" | "Instructive errors"} group
+ * @property {"Commands" | "Instructive errors" | "Clean up (run these last)"} group
  * @property {string} label   what the picker shows
  * @property {string} note    one sentence on what to expect
  * @property {unknown} input  a tool input, or a whole tool_use block
@@ -67,20 +68,6 @@ export const EXAMPLES = Object.freeze([
       insert_line: 1,
       insert_text: "- water the plants\n",
     },
-  },
-  {
-    id: "rename",
-    group: "Commands",
-    label: "rename a folder",
-    note: "A folder moves with everything below it; rename never overwrites.",
-    input: { command: "rename", old_path: "/memories/notes", new_path: "/memories/archive" },
-  },
-  {
-    id: "delete",
-    group: "Commands",
-    label: "delete a folder",
-    note: "A folder goes with everything below it. /memories itself cannot be deleted.",
-    input: { command: "delete", path: "/memories/archive" },
   },
   {
     id: "tool-use",
@@ -149,6 +136,20 @@ export const EXAMPLES = Object.freeze([
     label: "an unknown command",
     note: "The error lists the six commands.",
     input: { command: "read", path: "/memories/notes/todo.md" },
+  },
+  {
+    id: "rename",
+    group: "Clean up (run these last)",
+    label: "rename a folder",
+    note: "A folder moves with everything below it; rename never overwrites.",
+    input: { command: "rename", old_path: "/memories/notes", new_path: "/memories/archive" },
+  },
+  {
+    id: "delete",
+    group: "Clean up (run these last)",
+    label: "delete a folder",
+    note: "A folder goes with everything below it. /memories itself cannot be deleted.",
+    input: { command: "delete", path: "/memories/archive" },
   },
 ]);
 

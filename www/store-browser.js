@@ -4,7 +4,7 @@
 // committed: by the agent, the console or the editor in this tab, or by another tab.
 
 import { el, fill, renderContent, formatBytes, describeError } from "./render.js";
-import { listFiles, renderTree, toToolPath } from "./browser/tree.js";
+import { listFiles, renderTree, renderFlat, toToolPath, toStorePath } from "./browser/tree.js";
 import { mountEditor } from "./browser/file-editor.js";
 import { mountHistory } from "./browser/history-view.js";
 import { describeWhen } from "./browser/words.js";
@@ -41,7 +41,21 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   const uploadInput = /** @type {HTMLInputElement} */ ($("upload-input"));
   const uploadDir = /** @type {HTMLInputElement} */ ($("upload-dir"));
   const clearButton = /** @type {HTMLButtonElement} */ ($("clear-button"));
+  const search = /** @type {HTMLInputElement} */ ($("tree-search"));
+  const sort = /** @type {HTMLSelectElement} */ ($("tree-sort"));
+  const searchStatus = $("search-status");
+  const newFileButton = /** @type {HTMLButtonElement} */ ($("new-file-button"));
+  const newFileForm = /** @type {HTMLFormElement} */ ($("new-file-form"));
+  const newFilePath = /** @type {HTMLInputElement} */ ($("new-file-path"));
+  const newFileProblem = $("new-file-problem");
   const memory = () => session.memory;
+  /** Above this many files the tree starts with its folders folded. */
+  const FOLD_ABOVE = 40;
+  /** Folders the user unfolded. */
+  const opened = new Set();
+  /** Texts read for the search, by memory id, kept while the memory is unchanged. */
+  const texts = new Map();
+  let searches = 0;
 
   /** @type {Selection | null} */
   let selected = null;
@@ -68,6 +82,29 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   const tabs = mountTabs($("file-tabs"), { onChange: () => void paintFile() });
 
   refreshButton.addEventListener("click", () => void refresh());
+  search.addEventListener("input", () => paintTree());
+  sort.addEventListener("change", () => paintTree());
+  newFileButton.addEventListener("click", () => {
+    newFileForm.hidden = !newFileForm.hidden;
+    if (newFileForm.hidden) return;
+    newFileProblem.textContent = "";
+    newFilePath.focus();
+    newFilePath.setSelectionRange(newFilePath.value.length, newFilePath.value.length);
+  });
+  const closeNewFile = () => {
+    newFileForm.hidden = true;
+    newFileButton.focus();
+  };
+  $("new-file-cancel").addEventListener("click", closeNewFile);
+  newFileForm.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    closeNewFile();
+  });
+  newFileForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void createFile();
+  });
   uploadButton.addEventListener("click", () => uploadInput.click());
   uploadInput.addEventListener("change", () => void upload());
   clearButton.addEventListener("click", () => void clearStore());
@@ -77,7 +114,8 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   /** An archived store is read-only for good: nothing here offers to change it. */
   function paintAccess() {
     const readOnly = session.store.archived_at !== null;
-    for (const button of [uploadButton, clearButton]) {
+    uploadDir.disabled = readOnly;
+    for (const button of [uploadButton, clearButton, newFileButton]) {
       button.disabled = readOnly;
       button.title = readOnly ? "This store is archived: read-only for good." : "";
     }
@@ -87,6 +125,8 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     paintAccess();
     selected = null;
     collapsed.clear();
+    opened.clear();
+    texts.clear();
     recent.clear();
     editor.close();
     history.clear();
@@ -183,18 +223,149 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
 
   function paintTree() {
     const total = files.reduce((sum, f) => sum + f.size, 0);
+    const newest = files.reduce((a, f) => (a === null || f.updatedAt > a.updatedAt ? f : a), /** @type {any} */ (null));
     summary.textContent =
       files.length === 0
         ? "Empty."
-        : `${files.length.toLocaleString("en-US")} file${files.length === 1 ? "" : "s"}, ${formatBytes(total)} in all.`;
+        : `${files.length.toLocaleString("en-US")} file${files.length === 1 ? "" : "s"}, ${formatBytes(total)} in all; ` +
+          `last changed: ${newest.path}, ${describeWhen(newest.updatedAt)}.`;
+    const current = selected && !selected.deleted ? selected.path : null;
+    const query = search.value.trim();
+    if (query) {
+      void paintSearch(query);
+      return;
+    }
+    searchStatus.textContent = "";
+    delete tree.dataset.search;
+    if (sort.value === "recent") {
+      const items = byRecent(files).map((file) => ({ file, snippet: null }));
+      tree.replaceChildren(renderFlat(items, { selected: current, query: "", onSelect: (path) => void select(path), empty: "No memories yet." }));
+      return;
+    }
     tree.replaceChildren(
       renderTree(files, {
-        selected: selected && !selected.deleted ? selected.path : null,
+        selected: current,
         collapsed,
+        opened,
+        foldAll: files.length > FOLD_ABOVE,
         recent,
         onSelect: (path) => void select(path),
       }),
     );
+  }
+
+  /** @param {import("./browser/tree.js").TreeFile[]} list */
+  function byRecent(list) {
+    return [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.path < b.path ? -1 : 1));
+  }
+
+  /**
+   * The files whose path or text holds `query` (any case), the match marked, with a line of
+   * the text around the first match. Texts are read once per version of each memory.
+   * @param {string} query
+   */
+  async function paintSearch(query) {
+    const seq = ++searches;
+    const needle = query.toLowerCase();
+    /** @type {Array<{ file: import("./browser/tree.js").TreeFile, snippet: string | null }>} */
+    const items = [];
+    for (const file of files) {
+      let known = texts.get(file.id);
+      if (!known || known.updatedAt !== file.updatedAt) {
+        let text = "";
+        try {
+          text = (await memory().memories.get(file.id)).content ?? "";
+        } catch {
+          // Gone meanwhile: the next refresh drops it.
+        }
+        known = { updatedAt: file.updatedAt, text };
+        texts.set(file.id, known);
+        if (seq !== searches) return;
+      }
+      const inPath = file.path.toLowerCase().includes(needle);
+      const at = known.text.toLowerCase().indexOf(needle);
+      if (inPath || at >= 0) items.push({ file, snippet: at >= 0 ? lineAround(known.text, at) : null });
+    }
+    if (seq !== searches) return;
+    const shown = sort.value === "recent" ? byRecent(items.map((i) => i.file)).map((f) => /** @type {any} */ (items.find((i) => i.file === f))) : items;
+    tree.replaceChildren(
+      renderFlat(shown, {
+        selected: selected && !selected.deleted ? selected.path : null,
+        query,
+        onSelect: (path) => void select(path),
+        empty: `Nothing matches “${query}” in the paths or texts of this store.`,
+      }),
+    );
+    searchStatus.textContent = `${items.length} of ${files.length} file${files.length === 1 ? "" : "s"} match “${query}”.`;
+    tree.dataset.search = query;
+  }
+
+  /** The line of `text` around offset `at`, cut to a readable length. @param {string} text @param {number} at */
+  function lineAround(text, at) {
+    const start = text.lastIndexOf("\n", at - 1) + 1;
+    const end = text.indexOf("\n", at);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    return line.length > 120 ? `${at - start > 60 ? "…" : ""}${line.slice(Math.max(0, at - start - 60), at - start + 60)}…` : line;
+  }
+
+  /** Creates an empty memory at the path typed and opens it in the editor. */
+  async function createFile() {
+    const path = newFilePath.value.trim();
+    if (!path.startsWith("/memories/") || path.endsWith("/")) {
+      newFileProblem.textContent = "A file's path starts with /memories/ and ends with its name, for example /memories/notes/ideas.md.";
+      newFilePath.focus();
+      return;
+    }
+    try {
+      await memory().memories.create({ path: toStorePath(path), content: "" });
+    } catch (error) {
+      newFileProblem.textContent = `Could not create ${path}: ${describeError(error)}`;
+      newFilePath.focus();
+      return;
+    }
+    newFileForm.hidden = true;
+    newFilePath.value = "/memories/";
+    announce(`Created ${path}.`);
+    tabs.select("file-tab-edit");
+    await refresh();
+    await select(path.normalize("NFC"));
+    /** @type {HTMLElement | null} */ ($("file-edit").querySelector("#edit-content"))?.focus();
+  }
+
+  /** Deletes the open memory after asking; it goes to "Recently deleted", restorable. */
+  async function deleteSelected() {
+    if (!selected?.id || selected.deleted) return;
+    const { id, path } = selected;
+    if (!window.confirm(`Delete ${path}? It goes to “Recently deleted”, where its history can restore it.`)) return;
+    try {
+      await memory().memories.delete(id);
+    } catch (error) {
+      notify(`Could not delete ${path}: ${describeError(error)}`);
+      return;
+    }
+    announce(`Deleted ${path}: it is under “Recently deleted”, restorable.`);
+    await refresh();
+    search.focus();
+  }
+
+  /** Saves the open memory's bytes as a file of the same name. */
+  async function downloadSelected() {
+    if (!selected?.id || selected.deleted) return;
+    let stored;
+    try {
+      stored = await memory().memories.get(selected.id);
+    } catch (error) {
+      notify(`Could not read ${selected.path}: ${describeError(error)}`);
+      return;
+    }
+    const bytes =
+      stored.content !== null ? new TextEncoder().encode(stored.content) : Uint8Array.from(atob(stored.content_base64 ?? ""), (c) => c.charCodeAt(0));
+    const url = URL.createObjectURL(new Blob([bytes], { type: stored.content !== null ? "text/plain;charset=utf-8" : "application/octet-stream" }));
+    const link = el("a", { href: url, download: stored.path.slice(stored.path.lastIndexOf("/") + 1), hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 
   /** Memories deleted lately (their history stays): each can be opened to restore it. */
@@ -269,14 +440,28 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
       el("h3", { id: "viewer-title", className: "viewer-title" }, el("code", { dataset: { testid: "viewer-path" } }, path)),
       file ? el("span", { className: "meta" }, `${formatBytes(file.size)} · changed ${describeWhen(file.updatedAt)}`) : null,
       deleted ? el("span", { className: "badge badge-problem", dataset: { testid: "deleted-badge" } }, "deleted") : null,
+      !deleted && id
+        ? el(
+            "span",
+            { className: "file-actions" },
+            el("button", { type: "button", className: "small", dataset: { testid: "file-download" }, onclick: () => void downloadSelected() }, "Download"),
+            session.store.archived_at === null
+              ? el("button", { type: "button", className: "small danger", dataset: { testid: "file-delete" }, onclick: () => void deleteSelected() }, "Delete")
+              : null,
+          )
+        : null,
     );
     const readOnly = session.store.archived_at !== null;
-    tabs.setDisabled("file-tab-edit", deleted || readOnly);
-    if ((deleted || readOnly) && tabs.selected() === "file-tab-edit") tabs.select(deleted ? "file-tab-history" : "file-tab-view");
+    // Deleted while the user has unsaved text in the editor: the text stays, with a choice.
+    const unsaved = deleted && id !== null && editor.memoryId === id && editor.isDirty();
+    const noEdit = (deleted && !unsaved) || readOnly;
+    tabs.setDisabled("file-tab-edit", noEdit);
+    if (noEdit && tabs.selected() === "file-tab-edit") tabs.select(deleted ? "file-tab-history" : "file-tab-view");
     const tab = tabs.selected();
     if (tab === "file-tab-view") await paintView(path, deleted);
     else if (tab === "file-tab-edit") {
-      if (editor.memoryId !== id) await editor.open(path);
+      if (unsaved) editor.showDeleted();
+      else if (editor.memoryId !== id) await editor.open(path);
     } else if (tab === "file-tab-history" && id) {
       await history.show(id, deleted ? null : (await headOf(id)));
     }
@@ -334,6 +519,14 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     let dir = uploadDir.value.trim() || "/memories/";
     if (!dir.endsWith("/")) dir += "/";
     const path = `${dir}${file.name}`;
+    const taken = files.find((f) => f.path === path.normalize("NFC"));
+    if (taken) {
+      const question = `${taken.path} already exists. Replace it with the uploaded “${file.name}”? Its current text stays in the history.`;
+      if (!window.confirm(question)) {
+        announce(`Not uploaded: ${taken.path} was kept as it is.`);
+        return;
+      }
+    }
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       await memory().writeFile(path, bytes);

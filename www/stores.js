@@ -54,7 +54,9 @@ export class StoreCatalog {
 
   /** Opens the registry in this browser's IndexedDB. @param {typeof import("memory-tool-wasm")} pkg */
   static async open(pkg) {
-    return new StoreCatalog(pkg, await pkg.MemoryStores.open());
+    // IndexedDB by name: where it is missing, opening fails in words instead of falling back to
+    // a memory the stores' tools would not share (the demo's stores live in IndexedDB).
+    return new StoreCatalog(pkg, await pkg.MemoryStores.open({ storage: "indexeddb" }));
   }
 
   /** Every store, archived ones too, oldest first. */
@@ -99,6 +101,7 @@ export class StoreCatalog {
    */
   openForBrowsing(store) {
     return this.#pkg.MemoryTool.open({
+      storage: "indexeddb",
       mounts: [{ store: store.id, access: store.archived_at ? "read_only" : "read_write" }],
     });
   }
@@ -111,6 +114,7 @@ export class StoreCatalog {
    */
   async openForAgent(mounts) {
     const memory = await this.#pkg.MemoryTool.open({
+      storage: "indexeddb",
       // A page where people paste API keys: the model may not file one away in memory.
       secretFilter: true,
       mounts: mounts.map((m) => ({ store: m.store, access: m.access, ...(m.instructions.trim() ? { instructions: m.instructions.trim() } : {}) })),

@@ -291,7 +291,7 @@ describe("the demo page", () => {
     assert.deepEqual(await treePaths(page), ["/memories/notes/todo.md", "/memories/people/ada.md"]);
     const size = Buffer.byteLength(TODO_EDITED);
     assert.equal(await page.locator(`#tree [data-path="${TODO}"] .size`).textContent(), `${size}B`);
-    assert.equal(await page.locator("#store-summary").textContent(), `2 files, ${size + 15} bytes in all.`);
+    assert.equal(await page.locator("#store-summary").textContent(), `2 files, ${size + 15} bytes in all; last changed: /memories/people/ada.md, just now.`);
 
     await page.locator(`#tree [data-path="${TODO}"]`).click();
     await page.locator(`#viewer[data-path="${TODO}"]`).waitFor();

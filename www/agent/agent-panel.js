@@ -13,8 +13,11 @@ import { DEFAULT_MODELS, fetchModels, loadChosenModel, saveChosenModel } from ".
 /**
  * @typedef {object} AgentPanelOptions
  * @property {HTMLElement} root
- * @property {() => Promise<{ memory: import("memory-tool-wasm").MemoryTool, system: string | null, root: string }>} openMemory
+ * @property {() => Promise<{ memory: import("memory-tool-wasm").MemoryTool, system: string | null, root: string, label: string }>} openMemory
  *   the memory the agent works on now (the mounted stores), with the system prompt that goes with it
+ *   and the mounts in words
+ * @property {() => Promise<void>} startOver
+ *   gives the agent an empty memory (a new store, which the browser shows)
  */
 
 /**
@@ -36,10 +39,20 @@ function loadSdk() {
 }
 
 /**
+ * Loads the SDK when the page is idle, so the first Send does not wait for it; a failure here
+ * is said when Send needs the SDK.
+ */
+function preloadSdk() {
+  const load = () => void loadSdk().catch(() => {});
+  if (typeof requestIdleCallback === "function") requestIdleCallback(load, { timeout: 3000 });
+  else setTimeout(load, 500);
+}
+
+/**
  * Wires the agent panel.
  * @param {AgentPanelOptions} options
  */
-export function mountAgentPanel({ root, openMemory }) {
+export function mountAgentPanel({ root, openMemory, startOver }) {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
   const modeText = $("agent-mode");
   const keyForm = /** @type {HTMLFormElement} */ ($("key-form"));
@@ -52,6 +65,8 @@ export function mountAgentPanel({ root, openMemory }) {
   const sendButton = /** @type {HTMLButtonElement} */ ($("agent-send"));
   const stopButton = /** @type {HTMLButtonElement} */ ($("agent-stop"));
   const newButton = /** @type {HTMLButtonElement} */ ($("agent-new"));
+  const startOverButton = /** @type {HTMLButtonElement} */ ($("agent-start-over"));
+  const startOverNote = $("agent-start-over-note");
   const status = $("agent-status");
   const transcript = new Transcript($("transcript"));
   const transcriptList = $("transcript");
@@ -72,6 +87,8 @@ export function mountAgentPanel({ root, openMemory }) {
   let runs = 0;
   /** Where the recorded model keeps its notes (the first writable mount's folder). */
   let scriptRoot = "/memories";
+  /** The mounts, in words, the conversation's last run had (to say when they change). */
+  let conversationMemory = "";
 
   // The model picker: defaults first; the API's list replaces them once a key is set.
   fillModels(DEFAULT_MODELS);
@@ -119,11 +136,20 @@ export function mountAgentPanel({ root, openMemory }) {
   });
   stopButton.addEventListener("click", () => running?.abort());
   newButton.addEventListener("click", () => newConversation());
+  // Escape stops a run from anywhere in the panel (forms inside it close themselves first).
+  root.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && running && !event.defaultPrevented) {
+      event.preventDefault();
+      running.abort();
+    }
+  });
+  startOverButton.addEventListener("click", () => void doStartOver());
 
   for (const control of [keyInput, /** @type {HTMLButtonElement} */ ($("key-use")), input, sendButton, newButton]) control.disabled = false;
   startConversation();
   paintMode();
   if (apiKey) void refreshModels();
+  preloadSdk();
 
   /** Shows who answers: Claude with the user's key, or the recorded model. */
   function paintMode() {
@@ -132,7 +158,14 @@ export function mountAgentPanel({ root, openMemory }) {
     modeText.replaceChildren(
       live
         ? el("span", {}, el("strong", {}, "Live: "), `Claude answers, with your key (${maskApiKey(apiKey ?? "")}). The conversation, with what the model reads from memory, goes to the Anthropic API; the memory itself stays in this browser.`)
-        : el("span", {}, el("strong", {}, "Offline: "), "a recorded model answers, through the same SDK tool runner. Its memory tool calls run for real, on this browser's IndexedDB."),
+        : el(
+            "span",
+            {},
+            el("strong", {}, "Offline: "),
+            "a recorded model answers, through the same SDK tool runner. It is a script with reasons, not a language model: " +
+              "it reads every tool result it gets and follows it (notes already there, an error, a read-only memory). " +
+              "Its memory tool calls run for real, on this browser's IndexedDB.",
+          ),
     );
     keyForget.disabled = !live;
     modelPicker.disabled = !live;
@@ -166,6 +199,8 @@ export function mountAgentPanel({ root, openMemory }) {
   }
   function startConversation() {
     history = [];
+    conversationMemory = "";
+    void offerStartOver();
     const { conversation } = script();
     transcript.clear(
       el(
@@ -184,6 +219,43 @@ export function mountAgentPanel({ root, openMemory }) {
     startConversation();
     status.textContent = "New conversation: the model starts with no history, only its memory.";
     input.focus();
+  }
+
+  /**
+   * Offers an empty memory where replaying the first recorded conversation makes little sense:
+   * the memory the agent writes to already holds files (the model will read them, not learn anew).
+   */
+  async function offerStartOver() {
+    const asked = conversationIndex;
+    let full = false;
+    if (!apiKey && conversationIndex === 0) {
+      try {
+        const target = await openMemory();
+        const listing = await target.memory.execute({ command: "view", path: target.root });
+        full = !listing.isError && String(listing.content).split("\n").length > 2;
+      } catch {
+        full = false;
+      }
+    }
+    if (asked !== conversationIndex || history.length > 0) return;
+    startOverNote.hidden = !full;
+  }
+
+  async function doStartOver() {
+    if (running) return;
+    startOverButton.disabled = true;
+    try {
+      await startOver();
+      conversationIndex = 0;
+      recordedThisConversation = false;
+      startConversation();
+      status.textContent = "Started over: the agent now writes to a new, empty store (the memory browser shows it).";
+      input.focus();
+    } catch (error) {
+      status.textContent = `Could not start over: ${describeError(error)}`;
+    } finally {
+      startOverButton.disabled = false;
+    }
   }
 
   /** In offline mode, puts the recorded user's next message into the box. */
@@ -214,6 +286,8 @@ export function mountAgentPanel({ root, openMemory }) {
   }
 
   async function send() {
+    // One run at a time: the guard is taken before anything is awaited, so a double click or
+    // Ctrl+Enter pressed twice starts one run.
     if (running) return;
     const text = input.value.trim();
     if (text === "") {
@@ -221,86 +295,102 @@ export function mountAgentPanel({ root, openMemory }) {
       input.focus();
       return;
     }
-    let sdk;
-    let target;
-    try {
-      [sdk, target] = await Promise.all([loadSdk(), openMemory()]);
-    } catch (error) {
-      const reason = describeError(error);
-      status.textContent = "";
-      transcript.addProblem(
-        /@anthropic-ai\/sdk|Failed to fetch dynamically imported module|Failed to resolve module/.test(reason)
-          ? `The Anthropic SDK could not be loaded (${reason}). The demo serves it from node_modules: run npm install, then npm start.`
-          : `The agent's memory could not be opened: ${reason}`,
-      );
-      return;
-    }
-    scriptRoot = target.root;
+    const controller = new AbortController();
+    running = controller;
+    setRunning(true);
     const live = apiKey !== null;
-    const { conversation } = script();
-    if (history.length === 0) transcript.addDivider(live ? "Conversation with Claude" : conversation.title);
+    // What the user sent shows at once; the SDK and the memory load behind "loading…".
+    if (history.length === 0) transcript.addDivider(live ? "Conversation with Claude" : script().conversation.title);
     transcript.addUser(text);
     input.value = "";
-    /** @type {any[]} */
-    const messages = [...history, { role: "user", content: text }];
-
-    const client = live
-      ? new sdk.Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 2 })
-      : new sdk.Anthropic({
-          apiKey: "offline-recorded-model",
-          dangerouslyAllowBrowser: true,
-          maxRetries: 0,
-          fetch: scriptedFetch(conversation, { delayMs: replayDelay, conversationIndex }),
-        });
-    const model = live ? modelPicker.value : RECORDED_MODEL;
-    if (!live) recordedThisConversation = true;
-    const who = live ? "Claude" : "Recorded model";
-
+    startOverNote.hidden = true;
+    status.textContent = "Loading the SDK and the agent's memory…";
     /** A message the model never answered goes back into the box, to send again. */
     let unanswered = "";
-    running = new AbortController();
-    setRunning(true);
-    status.textContent = live ? `Asking ${model}…` : "The recorded model is answering…";
     try {
-      const result = await runAgent({
-        client,
-        tool: sdk.memoryTool(target.memory),
-        model,
-        system: target.system,
-        messages,
-        signal: running.signal,
-        events: {
-          onTurnStart: (turn) => transcript.startAssistant(who, turn),
-          onTextStart: (index) => transcript.startText(index),
-          onTextDelta: (index, delta) => transcript.appendText(index, delta),
-          onToolUseStart: (index, block) => transcript.startToolUse(index, block),
-          onToolInputDelta: (index, json) => transcript.appendToolInput(index, json),
-          onToolUse: (block) => transcript.finishToolUse(block),
-          onMessage: () => transcript.finishAssistant(),
-          onToolsRunning: (ids) => {
-            transcript.markRunning(ids);
-            status.textContent = `Running ${ids.length} memory tool call${ids.length === 1 ? "" : "s"} in this page…`;
-          },
-          onToolResult: (toolResult) => transcript.addToolResult(toolResult),
-        },
-      });
-      history = result.messages;
-      status.textContent = `Done: ${result.requests} request${result.requests === 1 ? "" : "s"}, ${result.toolCalls} memory tool call${result.toolCalls === 1 ? "" : "s"}.`;
-    } catch (error) {
-      const anyError = /** @type {any} */ (error);
-      history = Array.isArray(anyError?.history) ? anyError.history : safeHistory(messages);
-      const last = history[history.length - 1];
-      if (last?.role === "user" && typeof last.content === "string") {
-        unanswered = last.content;
-        history = history.slice(0, -1);
+      let sdk;
+      let target;
+      try {
+        [sdk, target] = await Promise.all([loadSdk(), openMemory()]);
+      } catch (error) {
+        const reason = describeError(error);
+        status.textContent = "";
+        transcript.addProblem(
+          /@anthropic-ai\/sdk|Failed to fetch dynamically imported module|Failed to resolve module/.test(reason)
+            ? `The Anthropic SDK could not be loaded (${reason}). The demo serves it from node_modules: run npm install, then npm start.`
+            : `The agent's memory could not be opened: ${reason}`,
+        );
+        unanswered = text;
+        return;
       }
-      transcript.abandonOpenCalls();
-      const words = describeAgentError(error);
-      if (words === "Stopped.") transcript.addNote("Stopped. Tool calls already run stay done; the rest did not run.");
-      else transcript.addProblem(words);
-      if (unanswered) transcript.addNote("Your message was not answered: it is back in the box, to send again.");
-      status.textContent = words === "Stopped." ? "Stopped." : "The run failed (see the conversation).";
+      if (controller.signal.aborted) {
+        transcript.addNote("Stopped before the model was asked.");
+        status.textContent = "Stopped.";
+        unanswered = text;
+        return;
+      }
+      if (conversationMemory && target.label !== conversationMemory) {
+        transcript.addNote(`The agent's memory changed in this conversation: it was ${conversationMemory}, it is now ${target.label}.`);
+      }
+      conversationMemory = target.label;
+      scriptRoot = target.root;
+      const { conversation } = script();
+      /** @type {any[]} */
+      const messages = [...history, { role: "user", content: text }];
+
+      const client = live
+        ? new sdk.Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 2 })
+        : new sdk.Anthropic({
+            apiKey: "offline-recorded-model",
+            dangerouslyAllowBrowser: true,
+            maxRetries: 0,
+            fetch: scriptedFetch(conversation, { delayMs: replayDelay, conversationIndex }),
+          });
+      const model = live ? modelPicker.value : RECORDED_MODEL;
+      if (!live) recordedThisConversation = true;
+      const who = live ? "Claude" : "Recorded model";
+      status.textContent = live ? `Asking ${model}…` : "The recorded model is answering…";
+      try {
+        const result = await runAgent({
+          client,
+          tool: sdk.memoryTool(target.memory),
+          model,
+          system: target.system,
+          messages,
+          signal: controller.signal,
+          events: {
+            onTurnStart: (turn) => transcript.startAssistant(who, turn),
+            onTextStart: (index) => transcript.startText(index),
+            onTextDelta: (index, delta) => transcript.appendText(index, delta),
+            onToolUseStart: (index, block) => transcript.startToolUse(index, block),
+            onToolInputDelta: (index, json) => transcript.appendToolInput(index, json),
+            onToolUse: (block) => transcript.finishToolUse(block),
+            onMessage: () => transcript.finishAssistant(),
+            onToolsRunning: (ids) => {
+              transcript.markRunning(ids);
+              status.textContent = `Running ${ids.length} memory tool call${ids.length === 1 ? "" : "s"} in this page…`;
+            },
+            onToolResult: (toolResult) => transcript.addToolResult(toolResult),
+          },
+        });
+        history = result.messages;
+        status.textContent = `Done: ${result.requests} request${result.requests === 1 ? "" : "s"}, ${result.toolCalls} memory tool call${result.toolCalls === 1 ? "" : "s"}.`;
+      } catch (error) {
+        const anyError = /** @type {any} */ (error);
+        history = Array.isArray(anyError?.history) ? anyError.history : safeHistory(messages);
+        const last = history[history.length - 1];
+        if (last?.role === "user" && typeof last.content === "string") {
+          unanswered = last.content;
+          history = history.slice(0, -1);
+        }
+        transcript.abandonOpenCalls();
+        const words = describeAgentError(error);
+        if (words === "Stopped.") transcript.addNote("Stopped. Tool calls already run stay done; the rest did not run.");
+        else transcript.addProblem(words);
+        status.textContent = words === "Stopped." ? "Stopped." : "The run failed (see the conversation).";
+      }
     } finally {
+      if (unanswered) transcript.addNote("Your message was not answered: it is back in the box, to send again.");
       running = null;
       setRunning(false);
       runs += 1;

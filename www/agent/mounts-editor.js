@@ -30,7 +30,7 @@ export function mountMountsEditor({ root, session }) {
   let chosen = new Map([[session.store.id, { access: "read_write", instructions: "" }]]);
   /** Whether the user changed the mounts (else they follow the browser's store). */
   let customised = false;
-  /** @type {{ key: string, value: Promise<{ memory: import("memory-tool-wasm").MemoryTool, system: string | null, root: string }> } | null} */
+  /** @type {{ key: string, value: Promise<{ memory: import("memory-tool-wasm").MemoryTool, system: string | null, root: string, label: string }> } | null} */
   let opened = null;
 
   session.addEventListener("switch", () => {
@@ -55,12 +55,25 @@ export function mountMountsEditor({ root, session }) {
 
   function paint() {
     list.replaceChildren(...stores.map((store) => row(store)));
-    const mounted = [...chosen.entries()].map(([id, m]) => {
-      const store = stores.find((s) => s.id === id);
-      return `${store?.name ?? id} (${m.access === "read_only" ? "read only" : "read and write"})`;
-    });
-    summary.textContent = mounted.join(", ");
+    summary.textContent = label();
     problem.textContent = "";
+  }
+
+  /** The mounts chosen now, in words ("Travel (read and write), demo (read only)"). */
+  function label() {
+    return [...chosen.entries()]
+      .map(([id, m]) => {
+        const store = stores.find((s) => s.id === id) ?? (session.store.id === id ? session.store : null);
+        return `${store?.name ?? id} (${m.access === "read_only" ? "read only" : "read and write"})`;
+      })
+      .join(", ");
+  }
+
+  /** Back to following the browser's store (after "start over" switched it). */
+  function reset() {
+    customised = false;
+    chosen = new Map([[session.store.id, { access: session.store.archived_at ? "read_only" : "read_write", instructions: "" }]]);
+    return refresh();
   }
 
   /** @param {import("memory-tool-wasm").MemoryStore} store */
@@ -172,7 +185,8 @@ export function mountMountsEditor({ root, session }) {
     const key = JSON.stringify(wanted);
     if (opened?.key !== key) {
       const previous = opened;
-      opened = { key, value: session.catalog.openForAgent(wanted) };
+      const words = label();
+      opened = { key, value: session.catalog.openForAgent(wanted).then((target) => ({ ...target, label: words })) };
       opened.value.catch(() => {
         if (opened?.key === key) opened = null;
       });
@@ -182,5 +196,5 @@ export function mountMountsEditor({ root, session }) {
   }
 
   void refresh();
-  return { open, refresh, mounts };
+  return { open, refresh, mounts, reset };
 }

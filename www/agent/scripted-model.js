@@ -1,112 +1,24 @@
 // The recorded model: what answers when no API key is given. Two recorded conversations of an
-// assistant with memory (the first learns about a trip and edits its notes, including one
-// mistake it recovers from; the second, a fresh conversation, recalls them), and a `fetch` that
-// plays them back to the official SDK as the Messages API would: whole JSON, or server-sent
-// events cut into small pieces, so the SDK's real tool runner streams, runs the memory tool in
-// this page and sends the results back, all offline.
+// assistant with memory (see recorded-script.js: the first learns about a trip and edits its
+// notes, including one mistake it recovers from; the second, a fresh conversation, recalls
+// them), and a `fetch` that plays them back to the official SDK as the Messages API would: whole
+// JSON, or server-sent events cut into small pieces, so the SDK's real tool runner streams,
+// runs the memory tool in this page and sends the results back, all offline. Each turn is
+// worked out from the tool results in the request, so what the model says follows them.
+
+import { nextTurn } from "./recorded-script.js";
+
+export { recordedConversations } from "./recorded-script.js";
+
+/** @typedef {import("./recorded-script.js").Conversation} Conversation */
+/** @typedef {import("./recorded-script.js").Turn} Turn */
 
 /** The `model` the recorded messages name. */
 export const RECORDED_MODEL = "recorded-demo-model";
 
 /**
- * One exchange: what the user says, then the assistant's turns until it stops using tools.
- * @typedef {{ user: string, turns: Array<{ text?: string, tools?: Array<Record<string, unknown>> }> }} Exchange
- */
-
-/**
- * A recorded conversation.
- * @typedef {{ title: string, intro: string, exchanges: Exchange[] }} Conversation
- */
-
-/**
- * The two conversations, over a memory whose root is `root` (`/memories`, or a mounted store's
- * folder such as `/memories/travel`).
- * @param {string} [root]
- * @returns {Conversation[]}
- */
-export function recordedConversations(root = "/memories") {
-  const profile = `${root}/profile.md`;
-  const trip = `${root}/trips/lisbon.md`;
-  return [
-    {
-      title: "Conversation 1: the model takes notes",
-      intro: "The model checks its memory, writes two notes, then edits one when your plans change.",
-      exchanges: [
-        {
-          user: "Hi! I'm planning a trip to Lisbon from 12 to 16 May. I'm vegetarian and I always pick a window seat. Please remember that.",
-          turns: [
-            { text: "I'll check my memory first.", tools: [{ command: "view", path: root }] },
-            {
-              text: "Nothing about you yet, so I'll write down what you told me: one note about you, one about the trip.",
-              tools: [
-                {
-                  command: "create",
-                  path: profile,
-                  file_text: "# About the user\n- vegetarian\n- prefers a window seat on flights\n",
-                },
-                {
-                  command: "create",
-                  path: trip,
-                  file_text: "# Lisbon trip\n- dates: 12–16 May\n- status: planning\n",
-                },
-              ],
-            },
-            {
-              text:
-                "Noted: you're vegetarian, you like a window seat, and your Lisbon trip runs from 12 to 16 May. " +
-                "I'll remember this the next time we talk.",
-            },
-          ],
-        },
-        {
-          user: "Change of plan: the trip moved to 2–6 June, and I've booked the Alfama Guesthouse.",
-          turns: [
-            {
-              text: "I'll update the trip note.",
-              tools: [{ command: "str_replace", path: trip, old_str: "- dates: 12-16 May", new_str: "- dates: 2–6 June" }],
-            },
-            {
-              text: "That text wasn't in the note. Let me read it as it is.",
-              tools: [{ command: "view", path: trip }],
-            },
-            {
-              text: "The note uses an en dash. Fixing the dates, adding the hotel, and marking the trip as booked.",
-              tools: [
-                { command: "str_replace", path: trip, old_str: "- dates: 12–16 May", new_str: "- dates: 2–6 June" },
-                { command: "insert", path: trip, insert_line: 2, insert_text: "- hotel: Alfama Guesthouse (booked)" },
-                { command: "str_replace", path: trip, old_str: "- status: planning", new_str: "- status: booked" },
-              ],
-            },
-            { text: "Updated: Lisbon is now 2–6 June, and you're staying at the Alfama Guesthouse." },
-          ],
-        },
-      ],
-    },
-    {
-      title: "Conversation 2: a fresh start, and the model remembers",
-      intro: "A new conversation knows nothing of the first one; only the memory files carry over.",
-      exchanges: [
-        {
-          user: "Any dinner ideas for my first evening in Lisbon?",
-          turns: [
-            { text: "Let me see what I know about you and your plans.", tools: [{ command: "view", path: root }] },
-            { tools: [{ command: "view", path: profile }, { command: "view", path: trip }] },
-            {
-              text:
-                "From my notes: you arrive on 2 June and you're staying at the Alfama Guesthouse, and you're vegetarian. " +
-                "For that first evening, try a vegetarian tasting menu within walking distance in Alfama, " +
-                "then a sunset walk up to the Miradouro de Santa Luzia, a few minutes from your guesthouse.",
-            },
-          ],
-        },
-      ],
-    },
-  ];
-}
-
-/**
  * The assistant message of one recorded turn, as the Messages API returns it.
- * @param {Exchange["turns"][number]} turn
+ * @param {Turn} turn
  * @param {string} id   message id
  * @param {string} useIdBase  prefix of the tool_use ids
  */
@@ -147,22 +59,40 @@ function scriptEndMessage(id) {
 }
 
 /**
- * Finds where a request is in the conversation: its exchange (one per user message that is not
- * tool results) and its turn within the exchange (the assistant messages since that message).
- * The SDK's runner sends the whole history each time (`thread: false`), so no state is kept.
+ * The conversation as the recorded model reads it: one entry per exchange (a user message that
+ * is not tool results), each with the tool results of every assistant turn since, in the order
+ * of that turn's tool_use blocks. The SDK's runner sends the whole history each time
+ * (`thread: false`), so no state is kept between requests.
  * @param {Array<{ role: string, content: unknown }>} messages
+ * @returns {Array<Array<import("./recorded-script.js").Result[]>>}
  */
-export function positionOf(messages) {
-  let exchange = -1;
-  let turn = 0;
+export function exchangesOf(messages) {
+  /** @type {Array<Array<import("./recorded-script.js").Result[]>>} */
+  const exchanges = [];
+  /** @type {string[] | null} tool_use ids of the last assistant turn, waiting for results */
+  let pending = null;
   for (const message of messages) {
-    if (message.role === "assistant") turn += 1;
-    else if (!isToolResults(message.content)) {
-      exchange += 1;
-      turn = 0;
+    if (message.role === "assistant") {
+      const blocks = Array.isArray(message.content) ? message.content : [];
+      pending = blocks.filter((b) => b && b.type === "tool_use").map((b) => b.id);
+    } else if (isToolResults(message.content)) {
+      const results = /** @type {any[]} */ (message.content);
+      const byId = new Map(results.map((r) => [r.tool_use_id, { text: resultText(r.content), isError: r.is_error === true }]));
+      exchanges[exchanges.length - 1]?.push((pending ?? []).map((id) => byId.get(id) ?? { text: "(no result)", isError: true }));
+      pending = null;
+    } else {
+      exchanges.push([]);
+      pending = null;
     }
   }
-  return { exchange: Math.max(0, exchange), turn };
+  return exchanges;
+}
+
+/** @param {unknown} content a tool_result's content: text, or text blocks */
+function resultText(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((b) => (b && b.type === "text" ? String(b.text) : "")).join("");
+  return "";
 }
 
 /** @param {unknown} content */
@@ -171,10 +101,31 @@ function isToolResults(content) {
 }
 
 /**
+ * The recorded turn that answers `messages` in `conversation`, or null when the script has no
+ * more exchanges. Earlier exchanges are run again first, for what they left the model knowing.
+ * @param {Conversation} conversation
+ * @param {Array<{ role: string, content: unknown }>} messages
+ * @returns {{ turn: Turn | null, exchange: number, step: number }}
+ */
+export function recordedTurn(conversation, messages) {
+  const exchanges = exchangesOf(messages);
+  const current = Math.max(0, exchanges.length - 1);
+  /** @type {import("./recorded-script.js").Known} */
+  const known = new Map();
+  for (let i = 0; i < current; i++) {
+    const earlier = conversation.exchanges[i];
+    if (earlier) nextTurn(earlier, exchanges[i], known);
+  }
+  const exchange = conversation.exchanges[current];
+  const answered = exchanges[current] ?? [];
+  return { turn: exchange ? nextTurn(exchange, answered, known) : null, exchange: current, step: answered.length };
+}
+
+/**
  * A `fetch` for the SDK that answers every Messages API request with the recorded turn that
- * comes next in `conversation`. Streamed requests get server-sent events, `delayMs` apart, so
- * the text appears word by word as it would from the API. Aborting the request (the SDK's
- * `signal`) ends the stream with an AbortError.
+ * comes next in `conversation`, worked out from the tool results the request carries. Streamed
+ * requests get server-sent events, `delayMs` apart, so the text appears word by word as it
+ * would from the API. Aborting the request (the SDK's `signal`) ends the stream with an AbortError.
  * @param {Conversation} conversation
  * @param {{ delayMs?: number, conversationIndex?: number }} [options]
  * @returns {typeof fetch}
@@ -182,11 +133,10 @@ function isToolResults(content) {
 export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 0 } = {}) {
   return async (_url, init = {}) => {
     const body = JSON.parse(String(init.body ?? "{}"));
-    const { exchange, turn } = positionOf(Array.isArray(body.messages) ? body.messages : []);
-    const id = `msg_recorded_${conversationIndex + 1}_${exchange + 1}_${turn + 1}`;
-    const recorded = conversation.exchanges[exchange]?.turns[turn];
-    const message = recorded
-      ? assistantMessage(recorded, id, `toolu_recorded_${conversationIndex + 1}_${exchange + 1}_${turn + 1}`)
+    const { turn, exchange, step } = recordedTurn(conversation, Array.isArray(body.messages) ? body.messages : []);
+    const id = `msg_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`;
+    const message = turn
+      ? assistantMessage(turn, id, `toolu_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`)
       : scriptEndMessage(id);
     const headers = { "request-id": `req_${id}` };
     if (body.stream !== true) {

@@ -107,7 +107,7 @@ export class Transcript {
         "details",
         { className: "tool-call", dataset: { testid: "tool-call", toolUseId: block.id, status: "writing" } },
         el("summary", {}, label, status, preview),
-        el("div", { className: "tool-body" }, el("h4", {}, "Input"), inputPre, el("h4", {}, "Result, as the model received it"), resultBox),
+        el("div", { className: "tool-body" }, el("h3", {}, "Input"), inputPre, el("h3", {}, "Result, as the model received it"), resultBox),
       )
     );
     this.#blocks.set(index, card);
@@ -220,7 +220,8 @@ export class Transcript {
 
   /** Keeps the newest text in view while it streams, unless the reader scrolled up. */
   #follow() {
-    const list = this.#list;
+    // The scroll box is the log around the list (on a phone, the page itself scrolls).
+    const list = this.#list.parentElement ?? this.#list;
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
     if (nearBottom) list.scrollTop = list.scrollHeight;
   }

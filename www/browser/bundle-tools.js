@@ -10,13 +10,14 @@ import { el, describeError, formatBytes } from "../render.js";
  * @property {() => import("memory-tool-wasm").MemoryTool} memory
  * @property {() => string} storeName
  * @property {(message: string) => void} announce
+ * @property {() => boolean} readOnly   whether the store shown is archived (read-only for good)
  */
 
 /**
  * Wires the export and import controls.
  * @param {BundleToolsOptions} options
  */
-export function mountBundleTools({ root, memory, storeName, announce }) {
+export function mountBundleTools({ root, memory, storeName, announce, readOnly }) {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
   const withVersions = /** @type {HTMLInputElement} */ ($("export-versions"));
   const exportButton = /** @type {HTMLButtonElement} */ ($("export-button"));
@@ -30,7 +31,33 @@ export function mountBundleTools({ root, memory, storeName, announce }) {
   importButton.addEventListener("click", () => importInput.click());
   importInput.addEventListener("change", () => void chooseBundle());
   exportButton.disabled = false;
-  importButton.disabled = false;
+  paintAccess();
+
+  /** Closes the import question; focus goes back to the Import button. */
+  function cancelImport() {
+    confirmBox.hidden = true;
+    importButton.focus();
+  }
+  confirmBox.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    cancelImport();
+  });
+
+  /** An archived store takes no import; its export still works. */
+  function paintAccess() {
+    importButton.disabled = readOnly();
+    importButton.title = readOnly() ? "This store is archived: read-only for good." : "";
+  }
+
+  /** Another store is shown: what was said about the last one goes, and the offer to import into it. */
+  function reset() {
+    say("");
+    confirmBox.replaceChildren();
+    confirmBox.hidden = true;
+    progress.hidden = true;
+    paintAccess();
+  }
 
   async function exportBundle() {
     let bundle;
@@ -91,7 +118,7 @@ export function mountBundleTools({ root, memory, storeName, announce }) {
         "div",
         { className: "actions" },
         el("button", { type: "button", className: "primary", dataset: { testid: "import-go" }, onclick: () => void runImport(bundle, policy.value) }, "Import"),
-        el("button", { type: "button", onclick: () => (confirmBox.hidden = true) }, "Cancel"),
+        el("button", { type: "button", dataset: { testid: "import-cancel" }, onclick: () => cancelImport() }, "Cancel"),
       ),
     );
     confirmBox.hidden = false;
@@ -152,6 +179,8 @@ export function mountBundleTools({ root, memory, storeName, announce }) {
     status.textContent = text;
     status.classList.toggle("problem", problem);
   }
+
+  return { reset };
 }
 
 /** A store name as part of a file name. @param {string} name */

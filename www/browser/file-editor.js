@@ -108,6 +108,13 @@ export function mountEditor({ root, memory, announce, onSaved }) {
   async function save(/** @type {{ overwriteSha?: string }} */ { overwriteSha } = {}) {
     if (!base) return;
     const newPath = pathInput.value.trim();
+    if (!newPath.startsWith("/memories/") || newPath.length === "/memories/".length) {
+      // Said, not silently turned into /memories/…: a path elsewhere is no memory's.
+      state.textContent = `Not saved: a memory's path starts with /memories/ (for example /memories${newPath.startsWith("/") ? "" : "/"}${newPath || "notes.md"}).`;
+      state.classList.add("problem");
+      pathInput.focus();
+      return;
+    }
     /** @type {import("memory-tool-wasm").UpdateMemoryParams} */
     const params = {};
     if (textarea.value !== base.content || overwriteSha) params.content = textarea.value;
@@ -202,8 +209,15 @@ export function mountEditor({ root, memory, announce, onSaved }) {
     textarea.focus();
   }
 
-  function showDeleted() {
+  /**
+   * The memory is gone (deleted in another tab, by the agent or the console): the user's text
+   * stays, with the choice to save it as a new memory or drop it. Focus moves to the choice
+   * only when `focus` (after a save the user asked for), not while they type.
+   */
+  function showDeleted({ focus = true } = {}) {
     if (!base) return;
+    if (root.dataset.conflict === "deleted") return;
+    root.dataset.conflict = "deleted";
     const gone = base;
     conflict.replaceChildren(
       el("h4", { id: "conflict-title" }, "This memory was deleted meanwhile"),
@@ -216,6 +230,7 @@ export function mountEditor({ root, memory, announce, onSaved }) {
           {
             type: "button",
             className: "primary",
+            dataset: { testid: "deleted-save-new" },
             onclick: async () => {
               try {
                 const created = await memory().memories.create({ path: toStorePath(pathInput.value.trim()), content: textarea.value });
@@ -230,11 +245,30 @@ export function mountEditor({ root, memory, announce, onSaved }) {
           },
           "Save mine as a new memory",
         ),
-        el("button", { type: "button", onclick: () => ((conflict.hidden = true), (base = null), root.replaceChildren(el("p", { className: "placeholder" }, `${gone.path} is gone.`))) }, "Discard my text"),
+        el(
+          "button",
+          {
+            type: "button",
+            dataset: { testid: "deleted-discard" },
+            onclick: () => {
+              conflict.hidden = true;
+              base = null;
+              delete root.dataset.conflict;
+              delete root.dataset.dirty;
+              const gonePlaceholder = el("p", { className: "placeholder", tabindex: "-1" }, `${gone.path} is gone; your text was dropped.`);
+              root.replaceChildren(gonePlaceholder);
+              gonePlaceholder.focus();
+            },
+          },
+          "Discard my text",
+        ),
       ),
     );
     conflict.hidden = false;
-    /** @type {HTMLElement} */ (conflict.querySelector("button"))?.focus();
+    // The "changed while you edit" warning said less than this does.
+    banner.hidden = true;
+    state.textContent = "Not saved: the memory was deleted meanwhile. Your text is still here.";
+    if (focus) /** @type {HTMLElement} */ (conflict.querySelector("button"))?.focus();
   }
 
   function revert() {
@@ -271,6 +305,8 @@ export function mountEditor({ root, memory, announce, onSaved }) {
   return {
     open,
     noteChange,
+    /** The memory being edited was deleted: keep the text and offer the choice. */
+    showDeleted: () => showDeleted({ focus: false }),
     /** Whether there are unsaved changes. */
     isDirty: dirty,
     /** The memory being edited, if any. */

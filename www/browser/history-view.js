@@ -39,6 +39,8 @@ export function mountHistory({ root, memory, notify, announce }) {
   /** Version contents by id (immutable, except that redaction clears them). */
   const contents = new Map();
   let paints = 0;
+  /** After a restore, the next paint puts focus on the new version. */
+  let focusHead = false;
 
   /**
    * Shows the history of a memory.
@@ -108,6 +110,10 @@ export function mountHistory({ root, memory, notify, announce }) {
   }
 
   async function paint() {
+    // Repainting replaces the buttons: focus that was in the history stays in it.
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusedHere = active !== null && root.contains(active);
+    const focusedVersion = focusedHere ? (/** @type {HTMLElement | null} */ (active.closest("[data-version-id]"))?.dataset.versionId ?? null) : null;
     const list = el(
       "ol",
       { className: "version-list", dataset: { testid: "version-list" }, "aria-label": "Versions, newest first" },
@@ -130,6 +136,11 @@ export function mountHistory({ root, memory, notify, announce }) {
       detail,
     );
     await paintDetail(detail);
+    if ((focusedHere || focusHead) && !root.contains(document.activeElement)) {
+      const target = focusHead ? headId : (focusedVersion ?? selectedId);
+      /** @type {HTMLElement | null} */ (root.querySelector(`[data-version-id="${target}"]`) ?? root.querySelector("[data-version-id]"))?.focus();
+    }
+    focusHead = false;
     paints += 1;
     root.dataset.paints = String(paints);
   }
@@ -159,7 +170,7 @@ export function mountHistory({ root, memory, notify, announce }) {
           },
         },
         el("span", { className: "version-number" }, `v${number}`),
-        el("span", { className: `op op-${version.operation}` }, version.redacted_at ? "redacted" : version.operation),
+        el("span", { className: `op op-${version.operation}` }, version.redacted_at ? "redacted" : backTo(version) ? `back to v${backTo(version)}` : version.operation),
         isHead ? el("span", { className: "badge badge-ok" }, "current") : null,
         el("span", { className: "version-when", title: version.created_at }, describeWhen(version.created_at)),
         el("span", { className: "version-by" }, describeActor(version.created_by)),
@@ -335,6 +346,20 @@ export function mountHistory({ root, memory, notify, announce }) {
     return el("label", { className: "compare" }, "compared with ", select);
   }
 
+  /**
+   * The number of an older version whose text this one has again (a restore, or an edit back),
+   * not counting the version right before it; null if none. The history records no "restore"
+   * operation, so the page says what it can see: the same bytes as vN.
+   * @param {MemoryVersion} version
+   */
+  function backTo(version) {
+    if (version.redacted_at || !version.content_sha256 || version.operation === "deleted") return null;
+    const at = versions.indexOf(version);
+    if (versions[at + 1]?.content_sha256 === version.content_sha256) return null;
+    const older = versions.findIndex((v, k) => k > at + 1 && !v.redacted_at && v.content_sha256 === version.content_sha256);
+    return older < 0 ? null : versions.length - older;
+  }
+
   /** @param {MemoryVersion} version */
   async function restore(version) {
     try {
@@ -350,9 +375,11 @@ export function mountHistory({ root, memory, notify, announce }) {
       );
       return;
     }
-    // Show the new version against the one before: what the restore changed.
+    // Show the new version against the one before: what the restore changed. Focus goes to it,
+    // not to <body> (the button that was pressed is repainted away).
     selectedId = null;
     compareWith = "previous";
+    focusHead = true;
     await reload();
   }
 

@@ -46,6 +46,12 @@ export function mountStorePicker({ root, session, notify, announce }) {
     form.hidden = true;
     newButton.focus();
   });
+  // Escape closes the form, as its Cancel button does.
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    cancel.click();
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     void create();

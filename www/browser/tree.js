@@ -2,6 +2,7 @@
 // lists (folders are <details>, files are buttons), sizes written as the tool's listings do.
 
 import { el, formatSize, formatBytes } from "../render.js";
+import { describeWhen } from "./words.js";
 
 /**
  * A file in the tree. `path` is the tool's path (`/memories/notes/todo.md`).
@@ -62,6 +63,8 @@ export function toStorePath(path) {
  * @typedef {object} TreeView
  * @property {string | null} selected         the selected file's path
  * @property {Set<string>} collapsed          folders the user folded
+ * @property {Set<string>} [opened]           folders the user unfolded (they matter when `foldAll`)
+ * @property {boolean} [foldAll]              big stores start with every folder folded
  * @property {Set<string>} recent             paths changed a moment ago (highlighted)
  * @property {(path: string) => void} onSelect
  */
@@ -103,14 +106,24 @@ function renderDir(dir, view) {
       const details = /** @type {HTMLDetailsElement} */ (
         el(
           "details",
-          { open: !view.collapsed.has(sub.path), dataset: { path: sub.path } },
+          { open: isOpen(sub.path, view), dataset: { path: sub.path } },
           el("summary", { className: "tree-dir-label" }, el("span", { className: "name" }, `${sub.name}/`), sizeTag(sub.size)),
           renderDir(sub, view),
         )
       );
+      // A details element created open fires "toggle" too: only a change from what was last
+      // shown is the user's.
+      let shown = details.open;
       details.addEventListener("toggle", () => {
-        if (details.open) view.collapsed.delete(sub.path);
-        else view.collapsed.add(sub.path);
+        if (details.open === shown) return;
+        shown = details.open;
+        if (details.open) {
+          view.collapsed.delete(sub.path);
+          view.opened?.add(sub.path);
+        } else {
+          view.collapsed.add(sub.path);
+          view.opened?.delete(sub.path);
+        }
       });
       list.append(el("li", { className: "dir" }, details));
     }
@@ -140,6 +153,74 @@ function renderDir(dir, view) {
     }
   }
   return list;
+}
+
+/**
+ * Whether a folder shows open: as the user left it; else folded in a big store, unless the
+ * selected file is inside it.
+ * @param {string} path @param {TreeView} view
+ */
+function isOpen(path, view) {
+  if (view.collapsed.has(path)) return false;
+  if (!view.foldAll || view.opened?.has(path)) return true;
+  return view.selected !== null && view.selected.startsWith(`${path}/`);
+}
+
+/**
+ * The files as a flat list (search results, or the most recently changed first), each with
+ * its path and, for a search, the matching text marked.
+ * @param {Array<{ file: TreeFile, snippet: string | null }>} items
+ * @param {{ selected: string | null, query: string, onSelect: (path: string) => void, empty: string }} view
+ * @returns {HTMLElement}
+ */
+export function renderFlat(items, view) {
+  if (items.length === 0) return el("p", { className: "placeholder", dataset: { testid: "flat-empty" } }, view.empty);
+  return el(
+    "ul",
+    { className: "flat-list", dataset: { testid: "flat-list" } },
+    ...items.map(({ file, snippet }) => {
+      const on = file.path === view.selected;
+      return el(
+        "li",
+        { className: "file-item" },
+        el(
+          "button",
+          {
+            type: "button",
+            className: `file flat${on ? " selected" : ""}`,
+            "aria-current": on ? "true" : undefined,
+            dataset: { path: file.path, id: file.id, testid: "tree-file" },
+            onclick: () => view.onSelect(file.path),
+          },
+          el("span", { className: "name" }, ...marked(file.path, view.query)),
+          el("span", { className: "meta when", title: file.updatedAt }, `changed ${describeWhen(file.updatedAt)}`),
+          snippet !== null ? el("span", { className: "snippet", dataset: { testid: "search-snippet" } }, ...marked(snippet, view.query)) : null,
+          sizeTag(file.size),
+        ),
+      );
+    }),
+  );
+}
+
+/**
+ * `text` with each case-insensitive occurrence of `query` in a <mark>.
+ * @param {string} text @param {string} query
+ * @returns {Array<string | HTMLElement>}
+ */
+export function marked(text, query) {
+  if (!query) return [text];
+  const lower = text.toLowerCase();
+  const needle = query.toLowerCase();
+  /** @type {Array<string | HTMLElement>} */
+  const out = [];
+  let at = 0;
+  for (let hit = lower.indexOf(needle); hit >= 0; hit = lower.indexOf(needle, hit + needle.length)) {
+    if (hit > at) out.push(text.slice(at, hit));
+    out.push(el("mark", {}, text.slice(hit, hit + needle.length)));
+    at = hit + needle.length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }
 
 /**
