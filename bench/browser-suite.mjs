@@ -21,7 +21,6 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
-import { SCALE_FILES, SCALE_VERSIONS } from "./workload.mjs";
 export { CHROMIUM };
 
 const KB = 1024;
@@ -113,28 +112,26 @@ export async function runBrowserSuite({ runs = 100, warmup = 10, files = 10_000,
 
 /**
  * The scaling rows in headless Chromium over IndexedDB (bench/page.mjs's `scaleCases`): export,
- * import and memories.list of 1,000, 8,000 and 10,000 files of 1 KB, and versions.list with a
- * filter matching nothing over 300 and 3,000 versions. In a browser of their own, after
- * `warm` warm-up commands (as `runBrowserSuite`).
+ * import and memories.list of 1,000 and 8,000 files of 1 KB (alternately) and of 10,000, and
+ * versions.list with a filter matching nothing over 300 and 3,000 versions (alternately). In a
+ * browser of their own, after `warm` warm-up commands (as `runBrowserSuite`).
  * @param {{ runs?: number, warm?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
  */
 export async function runBrowserScale({ runs = 100, warm = 0, log = () => {} } = {}) {
-  return withBenchPage({ warm, log }, async ({ call, info }) => {
-    /** @type {Array<Record<string, unknown>>} */
-    const rows = [];
-    for (const n of SCALE_FILES) {
-      const t0 = Date.now();
-      rows.push(...(await call("scaleCases", { runs, files: [n] })));
-      const took = rows.filter((r) => r.store_files === n).map((r) => `${r.command} ×${r.runs}`);
-      log(`chromium scale: ${n} files (${took.join(", ")}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return withBenchPage({ warm, log }, async ({ page, call, info }) => {
+    const progress = (/** @type {import("playwright-core").ConsoleMessage} */ message) => {
+      const text = message.text();
+      if (text.startsWith("bench-scale: ")) log(`chromium: ${text.slice("bench-scale: ".length)}`);
+    };
+    page.on("console", progress);
+    try {
+      /** @type {Array<Record<string, unknown>>} */
+      const rows = await call("scaleCases", { runs });
+      return { rows, info };
+    } finally {
+      page.off("console", progress);
     }
-    for (const v of SCALE_VERSIONS) {
-      const t0 = Date.now();
-      rows.push(...(await call("scaleCases", { runs, versions: [v] })));
-      log(`chromium scale: versions.list over ${v} versions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    }
-    return { rows, info };
   });
 }
 

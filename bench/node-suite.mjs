@@ -30,42 +30,50 @@ export async function runNodeSuite({ runs = 200, warmup = 30 } = {}) {
 }
 
 /**
- * The scaling rows over in-memory storage. The stores of files grow in one tool (1,000 files,
- * then 7,000 more, then 2,000 more: `/memories/dir/note-NNNNN.md`, 1 KB each, written with
- * `writeFile`), so each is built once; every import goes into a fresh in-memory store; each
- * history is one file written `v` times.
+ * The scaling rows over in-memory storage. Stores of files (`/memories/dir/note-NNNNN.md`, 1 KB
+ * each, written with `writeFile`) are grown from a released one where they can be (the store of
+ * 10,000 files is the one of 8,000 with 2,000 more), so few are written; every import goes into
+ * a fresh in-memory store; each history is one file written `v` times.
  * @param {{ runs?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<Array<Record<string, unknown>>>}
  */
 export async function runNodeScale({ runs = 100, log = () => {} } = {}) {
-  const tool = await MemoryTool.open({ storage: "memory", limits: LIMITS });
-  let written = 0;
-  const keep = { tool, release: async () => {} };
+  /** @type {Array<{ tool: MemoryTool, files: number, free: boolean }>} */
+  const pool = [];
+  const open = () => MemoryTool.open({ storage: "memory", limits: LIMITS });
   try {
     const rows = await scaleCases({
       runs,
       log,
       filled: async (files) => {
-        if (files < written) throw new Error("node scale: the stores must come smallest first");
-        for (; written < files; ) {
-          written++;
-          await tool.writeFile(`/memories/dir/${noteName(written)}`, textOfSize(KB, `note ${written}`));
+        const reusable = pool.filter((p) => p.free && p.files <= files).sort((a, b) => b.files - a.files)[0];
+        const entry = reusable ?? { tool: await open(), files: 0, free: false };
+        if (!reusable) pool.push(entry);
+        entry.free = false;
+        for (; entry.files < files; ) {
+          entry.files++;
+          await entry.tool.writeFile(`/memories/dir/${noteName(entry.files)}`, textOfSize(KB, `note ${entry.files}`));
         }
-        return keep;
+        return {
+          tool: entry.tool,
+          release: async () => {
+            entry.free = true;
+          },
+        };
       },
       empty: async () => {
-        const fresh = await MemoryTool.open({ storage: "memory", limits: LIMITS });
+        const fresh = await open();
         return { tool: fresh, release: async () => fresh.close() };
       },
       history: async (versions) => {
-        const edited = await MemoryTool.open({ storage: "memory", limits: LIMITS });
+        const edited = await open();
         for (let i = 0; i < versions; i++) await edited.writeFile("/memories/edited.md", `take ${i}\n`);
         return { tool: edited, release: async () => edited.close() };
       },
     });
     return rows.map((row) => ({ suite: "node-scale", ...row }));
   } finally {
-    tool.close();
+    for (const { tool } of pool) tool.close();
   }
 }
 

@@ -15,7 +15,7 @@ import { InMemoryStorage, IndexedDbStorage, MemoryTool } from "../src/js/index.j
 import init from "../pkg/memory_tool_wasm.js";
 import * as floor from "./baseline.mjs";
 import { summarize } from "./stats.mjs";
-import { KB, MARKER_A, MARKER_B, caseName, checked, kb, noteName, scaleCases, textOfSize } from "./workload.mjs";
+import { KB, MARKER_A, MARKER_B, SCALE_FILES, caseName, checked, kb, noteName, scaleCases, textOfSize } from "./workload.mjs";
 
 const OURS_PREFIX = "memory-tool-wasm:";
 const FLOOR_PREFIX = "bench-floor:";
@@ -358,15 +358,15 @@ const bench = {
 
   /**
    * The host API at scale over IndexedDB (bench/workload.mjs's `scaleCases`): `export()`,
-   * `memories.list()` and `import(bundle)` for each count of `files` (stores of 1 KB files cut
-   * from one snapshot of the biggest, made once in memory and put by hand into a database of
-   * their own: `memory-tool-wasm:scale-<n>`); each import goes into a fresh empty database;
-   * `versions.list(NO_MATCH)` for each count of `versions` (one file written that many times).
-   * Every store is deleted after its rows. Opening a store and its retention prune are off the
-   * clock (a cheap call after the open waits for the prune).
-   * @param {{ runs: number, files?: number[], versions?: number[], budgetMs?: number }} options
+   * `memories.list()` and `import(bundle)` on stores of 1 KB files cut from one snapshot of
+   * the biggest (made once in memory with the core, put by hand into a database of their own:
+   * `memory-tool-wasm:scale-<n>`); each import goes into a fresh empty database;
+   * `versions.list(NO_MATCH)` over one file written 300 and 3,000 times. Every store is
+   * deleted after its rows. Opening a store and its retention prune are off the clock (a cheap
+   * call after the open waits for the prune). Progress goes to the console (`bench-scale: `).
+   * @param {{ runs: number, budgetMs?: number }} options
    */
-  async scaleCases({ runs, files = [], versions = [], budgetMs }) {
+  async scaleCases({ runs, budgetMs }) {
     const open = async (/** @type {string} */ name) => {
       const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
       await tool.versions.list({ limit: 1 });
@@ -378,18 +378,13 @@ const bench = {
         },
       };
     };
-    const biggest = Math.max(0, ...files);
-    if (biggest > 0 && (scaleSnapshot?.files.length ?? 0) < biggest) {
-      scaleSnapshot = await buildSnapshot(biggest, KB, []);
-    }
+    const snapshot = await buildSnapshot(SCALE_FILES.biggest, KB, []);
     let imports = 0;
     const rows = await scaleCases({
       runs,
-      files,
-      versions,
       budgetMs,
+      log: (line) => console.log(`bench-scale: ${line}`),
       filled: async (n) => {
-        const snapshot = /** @type {Snapshot} */ (scaleSnapshot);
         const records = snapshot.files.slice(0, n);
         if (records.length !== n || records[n - 1].path !== `/dir/${noteName(n)}`) throw new Error(`scale: no store of ${n} files`);
         const ids = new Set(records.map((r) => r.id));
@@ -505,8 +500,6 @@ const bench = {
 /** @type {MemoryTool | undefined} */
 let kept;
 /** @typedef {{ files: any[], versions: any[], contents: Array<[string, Uint8Array]> }} Snapshot */
-/** @type {Snapshot | undefined} the biggest store of the scaling rows, made once */
-let scaleSnapshot;
 let wasmLoaded = false;
 
 /**

@@ -452,6 +452,59 @@ const probe = {
   },
 
   /**
+   * What the import's floor is made of: `files` puts of each kind the import issues (1 KB
+   * contents, file records, listing keys, version records; records of the package's shape),
+   * each kind alone in one readwrite transaction on a fresh database with the package's
+   * schema, and all four together per file (the import floor's writes); medians in ms.
+   * @param {{ files: number, runs: number }} options
+   */
+  async putCost({ files, runs }) {
+    const bytes = encoder.encode(textOfSize(KB, ""));
+    const sha = "0".repeat(64);
+    const records = Array.from({ length: files }, (_, i) => {
+      const id = `memver_${String(i).padStart(21, "0")}`;
+      const memoryId = `mem_${String(i).padStart(24, "0")}`;
+      const path = `/dir/note-${String(i).padStart(5, "0")}.md`;
+      return {
+        id,
+        file: { path, id: memoryId, size: KB, sha256: sha, createdAt: 1, updatedAt: 1, version: id, content: id },
+        version: { id, memoryId, operation: "created", path, size: KB, sha256: sha, content: id, createdAt: 1, createdBy: { type: "import" }, redactedAt: null },
+      };
+    });
+    /** @type {Record<string, (stores: Record<string, IDBObjectStore>) => void>} */
+    const kinds = {
+      [`${files} contents (1 KB)`]: (s) => records.forEach((r) => s.contents.put(bytes, r.id)),
+      [`${files} file records`]: (s) => records.forEach((r) => s.files.put(r.file)),
+      [`${files} listing keys`]: (s) => records.forEach((r) => s.listing.put(null, floor.listingKey(r.file.path, KB))),
+      [`${files} version records`]: (s) => records.forEach((r) => s.versions.put(r.version)),
+      [`all four per file (${4 * files} puts)`]: (s) =>
+        records.forEach((r) => {
+          s.contents.put(bytes, r.id);
+          s.files.put(r.file);
+          s.listing.put(null, floor.listingKey(r.file.path, KB));
+          s.versions.put(r.version);
+        }),
+    };
+    const storage = new IndexedDbStorage({ dbPrefix: OURS_PREFIX });
+    /** @type {Record<string, number[]>} */
+    const samples = {};
+    for (let i = 0; i < runs; i++) {
+      for (const [label, puts] of Object.entries(kinds)) {
+        const name = "probe-puts";
+        await storage.destroy(name);
+        (await storage.open(name)).close();
+        const db = await floor.openDatabase(OURS_PREFIX + name);
+        const t0 = performance.now();
+        await floor.transaction({ db }, "readwrite", [(stores) => puts(stores)]);
+        add(samples, label, performance.now() - t0);
+        db.close();
+        await storage.destroy(name);
+      }
+    }
+    return { files, runs, medians_ms: medians(samples) };
+  },
+
+  /**
    * One `export()` or `import(bundle)` of store `name` (into a fresh database, deleted after),
    * `runs` times: the workload bench/profile.mjs records a CPU profile of.
    * @param {{ name: string, what: "export" | "import", runs: number }} options

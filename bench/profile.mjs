@@ -11,8 +11,8 @@
 //   index   lead (c): the versions `content` index, with and without it (floor)
 //   events  the change events' BroadcastChannel post after a rename of 1,000 / 10,000 files
 //   scale   export() and import(bundle) of N files of 1 KB (default 10,000) beside their floors
-//           (bench/baseline.mjs exportAll / importAll), the same over in-memory storage, and a
-//           CPU profile of each (as `cpu` does)
+//           (bench/baseline.mjs exportAll / importAll), the same over in-memory storage, the
+//           import floor's puts kind by kind, and a CPU profile of each call (as `cpu` does)
 //   cpu     CDP Profiler (50 µs sampling) over the package's str_replace 1 KB, create 100 KB and
 //           view /memories (N files): self time by category (wasm, adapter JS, builtins, GC,
 //           idle = waiting on IndexedDB) and the top functions. Function names of the wasm
@@ -78,6 +78,7 @@ try {
   }
   if (want.has("scale")) {
     out("scale", await call("scaleParts", { files, runs: Math.min(runs, 5) }));
+    out("puts", await call("putCost", { files, runs: 3 }));
     await call("prepare", { name: "probe-scale-cpu", files });
     const cdp = await context.newCDPSession(page);
     await cdp.send("Profiler.enable");

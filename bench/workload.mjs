@@ -148,26 +148,41 @@ export async function commandCases(tool, { fileBytes = 10 * KB, dir = "/memories
 }
 
 /**
- * Times `call(input)` once per run, `warmup` runs first: `before` makes each run's input off
- * the clock (an empty store for an import), `check` looks at the answer and `after` cleans up,
- * both off the clock too. Stops early, after at least `minRuns`, once the measured runs took
- * `budgetMs` in all (so a slow build still finishes in reasonable time; the row says its runs).
+ * One timed call of a scaling row: `before` makes its input off the clock (an empty store for
+ * an import), `check` looks at the answer and `after` cleans up, both off the clock too.
  * @template I, R
- * @param {{ before?: () => Promise<I> | I, call: (input: I) => Promise<R>, check?: (result: R) => void,
- *   after?: (input: I) => Promise<unknown> | unknown, runs: number, warmup: number, minRuns?: number,
- *   budgetMs?: number, now?: () => number }} options
+ * @typedef {{ before?: () => Promise<I> | I, call: (input: I) => Promise<R>, check?: (result: R) => void,
+ *   after?: (input: I) => Promise<unknown> | unknown }} Timed
  */
-export async function timeCalls({ before, call, check, after, runs, warmup, minRuns = 3, budgetMs = Infinity, now = () => performance.now() }) {
+
+/**
+ * @template I, R
+ * @param {Timed<I, R>} timed
+ * @param {() => number} now
+ * @returns {Promise<number>} ms
+ */
+async function once({ before, call, check, after }, now) {
+  const input = /** @type {I} */ (before ? await before() : undefined);
+  const t0 = now();
+  const result = await call(input);
+  const took = now() - t0;
+  if (check) check(result);
+  if (after) await after(input);
+  return took;
+}
+
+/**
+ * Times `timed` `runs` times after `warmup` untimed runs; stops early, after at least
+ * `minRuns`, once the measured runs took `budgetMs` in all (so a slow build still finishes in
+ * reasonable time; the row says its runs).
+ * @param {Timed<any, any> & { runs: number, warmup: number, minRuns?: number, budgetMs?: number, now?: () => number }} options
+ */
+export async function timeCalls({ runs, warmup, minRuns = 3, budgetMs = Infinity, now = () => performance.now(), ...timed }) {
+  for (let i = 0; i < warmup; i++) await once(timed, now);
   const samples = [];
   let spent = 0;
-  for (let i = 0; i < warmup + runs; i++) {
-    const input = /** @type {I} */ (before ? await before() : undefined);
-    const t0 = now();
-    const result = await call(input);
-    const took = now() - t0;
-    if (check) check(result);
-    if (after) await after(input);
-    if (i < warmup) continue;
+  while (samples.length < runs) {
+    const took = await once(timed, now);
     samples.push(took);
     spent += took;
     if (samples.length >= minRuns && spent >= budgetMs) break;
@@ -175,136 +190,208 @@ export async function timeCalls({ before, call, check, after, runs, warmup, minR
   return summarize(samples);
 }
 
-/** The stores of the scaling rows: files of 1 KB (8,000 beside 1,000 for the ratio). */
-export const SCALE_FILES = [1_000, 8_000, 10_000];
-/** The histories of the scaling rows: versions of one file, created once and then edited. */
-export const SCALE_VERSIONS = [300, 3_000];
+/**
+ * Times the same call on a small and a big store alternately, so that a change in the load of
+ * the machine (other jobs on the same cores) hits both and their ratio holds: `perBig` runs on
+ * the small store for each run on the big one, the small first on even rounds and the big first
+ * on odd ones. `warmup` untimed runs on the small store come first (the big one runs code they
+ * warmed, and each of its calls loops over thousands of files). `runs` rounds at most; after
+ * `minRuns` rounds, stops once the big store's runs took `budgetMs` in all.
+ * @param {{ small: Timed<any, any>, big: Timed<any, any>, perBig: number, runs: number, warmup: number,
+ *   minRuns?: number, budgetMs?: number, now?: () => number }} options
+ * @returns {Promise<[import("./stats.mjs").Summary, import("./stats.mjs").Summary]>}
+ */
+export async function timePair({ small, big, perBig, runs, warmup, minRuns = 3, budgetMs = Infinity, now = () => performance.now() }) {
+  for (let i = 0; i < warmup; i++) await once(small, now);
+  /** @type {number[]} */
+  const smallSamples = [];
+  /** @type {number[]} */
+  const bigSamples = [];
+  let spent = 0;
+  for (let round = 0; round < runs; round++) {
+    const smalls = async () => {
+      for (let k = 0; k < perBig; k++) smallSamples.push(await once(small, now));
+    };
+    const bigs = async () => {
+      const took = await once(big, now);
+      bigSamples.push(took);
+      spent += took;
+    };
+    if (round % 2 === 0) {
+      await smalls();
+      await bigs();
+    } else {
+      await bigs();
+      await smalls();
+    }
+    if (bigSamples.length >= minRuns && spent >= budgetMs) break;
+  }
+  return [summarize(smallSamples), summarize(bigSamples)];
+}
+
+/** The stores of the scaling rows, files of 1 KB: the pair whose time ratio is reported, and the biggest. */
+export const SCALE_FILES = { small: 1_000, big: 8_000, biggest: 10_000 };
+/** The histories of the scaling rows (versions of one file, created once and then edited): the pair. */
+export const SCALE_VERSIONS = { small: 300, big: 3_000 };
 /** The filter of the `versions.list` rows: no version of those histories is a deletion. */
 export const NO_MATCH = { operation: /** @type {const} */ ("deleted") };
 
 /**
- * Measured runs of a scaling row over `n` files (or versions), from the per-file `runs`:
- * 15 at 1,000 files, 5 at 8,000 and 10,000; 30 and 15 version scans (fewer when a row's
- * runs exceed `scaleCases`' time budget).
+ * Rounds of the scaling rows, from the per-file `runs` (default 100): 5 on the big stores
+ * (each with 3 runs on the small store: 15) and on the biggest; 15 on 3,000 versions (each with
+ * 2 runs on 300: 30). Fewer when the big store's runs pass `scaleCases`' time budget.
  * @param {number} runs
- * @param {{ files?: number, versions?: number }} size
  */
-export function scaleRuns(runs, { files, versions }) {
-  const scale = (/** @type {number} */ share, /** @type {number} */ least) => Math.max(least, Math.round(runs * share));
-  if (versions !== undefined) return versions <= 300 ? scale(0.3, 10) : scale(0.15, 5);
-  return /** @type {number} */ (files) <= 1_000 ? scale(0.15, 5) : scale(0.05, 3);
+export function scaleRuns(runs) {
+  return {
+    files: Math.max(3, Math.round(runs * 0.05)),
+    filesPerBig: 3,
+    versions: Math.max(5, Math.round(runs * 0.15)),
+    versionsPerBig: 2,
+  };
 }
 
 /**
+ * @typedef {{ tool: import("../src/js/index.js").MemoryTool, release: () => Promise<void> }} ScaleStore
+ */
+
+/**
  * The host API at scale, on whatever storage `stores` gives: `export()` and `memories.list()`
- * of a store of `n` files of 1 KB, `import(bundle)` of that export into an empty store, and
- * `versions.list(NO_MATCH)` over a history of `v` versions (a scan of every version). Every
- * answer is checked (the count of memories, an empty page with no next page).
+ * of a store of n files of 1 KB, `import(bundle)` of that export into an empty store, for
+ * 1,000 and 8,000 files alternately (`timePair`) and then for 10,000; `versions.list(NO_MATCH)`
+ * (a scan of every version) over 300 and 3,000 versions, alternately. Every answer is checked
+ * (the count of memories, an empty page with no next page).
  * @param {{
- *   filled: (files: number) => Promise<{ tool: import("../src/js/index.js").MemoryTool, release: () => Promise<void> }>,
- *   empty: () => Promise<{ tool: import("../src/js/index.js").MemoryTool, release: () => Promise<void> }>,
- *   history: (versions: number) => Promise<{ tool: import("../src/js/index.js").MemoryTool, release: () => Promise<void> }>,
- *   runs: number, files?: number[], versions?: number[], budgetMs?: number, log?: (line: string) => void,
+ *   filled: (files: number) => Promise<ScaleStore>,
+ *   empty: () => Promise<ScaleStore>,
+ *   history: (versions: number) => Promise<ScaleStore>,
+ *   runs: number, files?: typeof SCALE_FILES, versions?: typeof SCALE_VERSIONS, budgetMs?: number,
+ *   log?: (line: string) => void,
  * }} options
- * @returns {Promise<Array<Record<string, unknown>>>} rows without `suite`
+ * @returns {Promise<Array<Record<string, unknown>>>} rows without `suite`, by store size
  */
 export async function scaleCases({ filled, empty, history, runs, files = SCALE_FILES, versions = SCALE_VERSIONS, budgetMs = 10_000, log = () => {} }) {
+  const counts = scaleRuns(runs);
+  /** @type {Array<Record<string, unknown>>} */
   const rows = [];
   const count = (/** @type {number} */ n) => (/** @type {{ memories?: unknown[] } | unknown[]} */ result) => {
     const got = Array.isArray(result) ? result.length : result.memories?.length;
     if (got !== n) throw new Error(`expected ${n} memories, got ${got}`);
   };
-  for (const n of files) {
+  /** @param {number} n @param {string} command @param {import("./stats.mjs").Summary} summary */
+  const row = (n, command, summary) =>
+    rows.push({ case: caseName(command, 0, n), command, file_bytes: KB, store_files: n, ...summary });
+  /**
+   * The three calls on each store of `stores`: alternately for a pair, alone for one.
+   * @param {number[]} sizes
+   */
+  const measure = async (sizes) => {
     const t0 = performance.now();
-    const store = await filled(n);
-    const measured = scaleRuns(runs, { files: n });
-    // The big stores run the code the small one has warmed (and each call loops over
-    // thousands of files): no warm-up run, which at 10,000 files would cost seconds.
-    const warmup = n <= 1_000 ? 2 : 0;
-    const common = { file_bytes: KB, store_files: n };
+    /** @type {ScaleStore[]} */
+    const stores = [];
     try {
-      /** @type {import("../src/js/index.js").Bundle | undefined} */
-      let bundle;
-      rows.push({
-        case: caseName("export", 0, n),
-        command: "export",
-        ...common,
-        ...(await timeCalls({
+      for (const n of sizes) stores.push(await filled(n));
+      /** @type {Map<number, import("../src/js/index.js").Bundle>} */
+      const bundles = new Map();
+      /** @type {Record<string, (n: number, store: ScaleStore) => Timed<any, any>>} */
+      const calls = {
+        export: (n, store) => ({
           call: () => store.tool.export(),
-          check: (b) => {
+          check: (/** @type {import("../src/js/index.js").Bundle} */ b) => {
             count(n)(b);
-            bundle = b;
+            bundles.set(n, b);
           },
-          runs: measured,
-          warmup,
-          budgetMs,
-        })),
-      });
-      rows.push({
-        case: caseName("memories.list", 0, n),
-        command: "memories.list",
-        ...common,
-        ...(await timeCalls({ call: () => store.tool.memories.list(), check: count(n), runs: measured, warmup, budgetMs })),
-      });
-      const exported = /** @type {import("../src/js/index.js").Bundle} */ (bundle);
-      rows.push({
-        case: caseName("import", 0, n),
-        command: "import",
-        ...common,
-        ...(await timeCalls({
+        }),
+        "memories.list": (n, store) => ({ call: () => store.tool.memories.list(), check: count(n) }),
+        import: (n) => ({
           before: empty,
-          call: (target) => target.tool.import(exported),
-          check: (result) => {
+          call: (/** @type {ScaleStore} */ target) => target.tool.import(/** @type {any} */ (bundles.get(n))),
+          check: (/** @type {import("../src/js/index.js").ImportResult} */ result) => {
             if (result.imported !== n) throw new Error(`import: expected ${n} imported, got ${JSON.stringify(result)}`);
           },
-          after: (target) => target.release(),
-          runs: measured,
-          warmup,
-          budgetMs,
-        })),
-      });
+          after: (/** @type {ScaleStore} */ target) => target.release(),
+        }),
+      };
+      for (const [command, make] of Object.entries(calls)) {
+        if (sizes.length === 2) {
+          const [a, b] = await timePair({
+            small: make(sizes[0], stores[0]),
+            big: make(sizes[1], stores[1]),
+            perBig: counts.filesPerBig,
+            runs: counts.files,
+            warmup: 2,
+            budgetMs,
+          });
+          row(sizes[0], command, a);
+          row(sizes[1], command, b);
+        } else {
+          row(sizes[0], command, await timeCalls({ ...make(sizes[0], stores[0]), runs: counts.files, warmup: 0, budgetMs }));
+        }
+      }
     } finally {
-      await store.release();
+      for (const store of stores) await store.release();
     }
-    log(`${n} files: export, memories.list, import in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  }
-  for (const v of versions) {
-    const store = await history(v);
-    try {
+    log(`${sizes.map((n) => group(n)).join(" and ")} files: export, memories.list, import in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  };
+  await measure([files.small, files.big]);
+  await measure([files.biggest]);
+
+  const t0 = performance.now();
+  const small = await history(versions.small);
+  const big = await history(versions.big);
+  try {
+    const scan = (/** @type {ScaleStore} */ store) => ({
+      call: () => store.tool.versions.list(NO_MATCH),
+      check: (/** @type {import("../src/js/index.js").VersionPage} */ page) => {
+        if (page.data.length !== 0 || page.next_page !== null) throw new Error(`versions.list matched: ${JSON.stringify(page).slice(0, 200)}`);
+      },
+    });
+    const pair = await timePair({
+      small: scan(small),
+      big: scan(big),
+      perBig: counts.versionsPerBig,
+      runs: counts.versions,
+      warmup: 2,
+      budgetMs,
+    });
+    for (const [i, v] of [versions.small, versions.big].entries()) {
       rows.push({
-        case: `versions.list (matching none), ${v.toLocaleString("en-US")} versions`,
+        case: `versions.list (matching none), ${group(v)} versions`,
         command: "versions.list",
         store_versions: v,
-        ...(await timeCalls({
-          call: () => store.tool.versions.list(NO_MATCH),
-          check: (page) => {
-            if (page.data.length !== 0 || page.next_page !== null) throw new Error(`versions.list matched: ${JSON.stringify(page).slice(0, 200)}`);
-          },
-          runs: scaleRuns(runs, { versions: v }),
-          warmup: 2,
-          budgetMs,
-        })),
+        ...pair[i],
       });
-    } finally {
-      await store.release();
     }
+  } finally {
+    await small.release();
+    await big.release();
   }
-  return rows;
+  log(`versions.list over ${group(versions.small)} and ${group(versions.big)} versions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const order = ["export", "memories.list", "import", "versions.list"];
+  return rows.sort(
+    (x, y) =>
+      Number(x.store_files ?? 1e9) - Number(y.store_files ?? 1e9) ||
+      Number(x.store_versions ?? 0) - Number(y.store_versions ?? 0) ||
+      order.indexOf(String(x.command)) - order.indexOf(String(y.command)),
+  );
 }
 
 /**
  * The scaling ratios of `rows` (one suite's): for each command, the median at 8,000 files over
- * the median at 1,000 (3,000 versions over 300): 8 (10) when the time grows with the data.
+ * the median at 1,000 (3,000 versions over 300), measured alternately: 8 (10) when the time
+ * grows with the data.
  * @param {Array<Record<string, any>>} rows
  * @returns {Array<Record<string, unknown>>}
  */
 export function scaleRatios(rows) {
+  const { small: f1, big: f8 } = SCALE_FILES;
+  const { small: v1, big: v8 } = SCALE_VERSIONS;
   /** @type {Array<[string, string, number, number]>} command, size key, small, big */
   const pairs = [
-    ["export", "store_files", 1_000, 8_000],
-    ["memories.list", "store_files", 1_000, 8_000],
-    ["import", "store_files", 1_000, 8_000],
-    ["versions.list", "store_versions", 300, 3_000],
+    ["export", "store_files", f1, f8],
+    ["memories.list", "store_files", f1, f8],
+    ["import", "store_files", f1, f8],
+    ["versions.list", "store_versions", v1, v8],
   ];
   const out = [];
   for (const [command, key, small, big] of pairs) {
