@@ -367,7 +367,8 @@ const probe = {
    * puts of the records the package wrote, made before the clock), the same two calls through
    * the package over in-memory storage in this page (its CPU alone), and the pieces of the
    * import outside the core: `JSON.stringify` of the bundle (what the adapter sends into the
-   * wasm) and `structuredClone` of it. Ours and the floor alternate run by run.
+   * wasm) and `structuredClone` of it, and the in-memory import's time in `task.writeBytes`.
+   * Ours and the floor alternate run by run.
    * @param {{ files: number, runs: number }} options
    */
   async scaleParts({ files, runs }) {
@@ -439,10 +440,28 @@ const probe = {
       }
     }
 
-    // The package over in-memory storage, in this page: its CPU with no IndexedDB.
+    // The package over in-memory storage, in this page: its CPU with no IndexedDB; and the
+    // part of the import spent in `task.writeBytes(i)` (the adapter takes each content write's
+    // bytes out of the wasm by its number among the content writes).
+    const writeBytes = Task.prototype.writeBytes;
+    let inWriteBytes = 0;
     for (let i = 0; i < runs + 1; i++) {
       const memory = await MemoryTool.open({ storage: "memory", limits: LIMITS });
-      await time("import: the package (in-memory storage)", () => memory.import(bundle), i > 0);
+      inWriteBytes = 0;
+      Task.prototype.writeBytes = function (/** @type {number} */ index) {
+        const t0 = performance.now();
+        try {
+          return writeBytes.call(this, index);
+        } finally {
+          inWriteBytes += performance.now() - t0;
+        }
+      };
+      try {
+        await time("import: the package (in-memory storage)", () => memory.import(bundle), i > 0);
+      } finally {
+        Task.prototype.writeBytes = writeBytes;
+      }
+      if (i > 0) add(samples, "import (in-memory): of which task.writeBytes, all calls", inWriteBytes);
       await time("export: the package (in-memory storage)", () => memory.export(), i > 0);
       memory.close();
       await time("JSON.stringify(bundle)", async () => JSON.stringify(bundle), i > 0);
