@@ -286,6 +286,7 @@ export async function perform(handles, task, options = {}) {
     );
     if (!progress || outcome.isError) {
       writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+      if (writes.length > 0) tx.finish?.();
       return;
     }
     // A transaction carries out its requests in order, so a cheap read issued after a batch
@@ -303,6 +304,7 @@ export async function perform(handles, task, options = {}) {
         });
       }
     });
+    if (total > 0) tx.finish?.();
   };
 
   try {
