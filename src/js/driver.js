@@ -371,6 +371,10 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
       return;
+    case "archived":
+      if (typeof tx.isArchived === "function") tx.isArchived((yes) => json(Boolean(yes)));
+      else json(false);
+      return;
     case "count":
       tx.countFiles((n) => json(n));
       return;

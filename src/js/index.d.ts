@@ -803,6 +803,13 @@ export interface StorageTx {
    */
   finish?(): void;
   /**
+   * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
+   * was opened). A storage without it is never archived in itself; mounts still refuse.
+   */
+  isArchived?(cb: (yes: boolean) => void): void;
+  /** Optional: marks the store archived at `at` (epoch ms), for good (`MemoryStores.archive`). */
+  setArchived?(at: number): void;
+  /**
    * Optional (required by `MemoryTool.state`): the host's per-store state under `name`, or
    * undefined. Values are JSON data.
    */

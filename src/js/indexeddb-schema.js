@@ -57,6 +57,8 @@ export function listingKey(path, size) {
  *   only grow: a pruned one still bounds the next)
  * @property {number} createdAt epoch ms the store was created (or first upgraded to version 4)
  * @property {number} changedAt epoch ms of the last transaction that wrote a record
+ * @property {number | null} [archivedAt] epoch ms the store was archived: every write is
+ *   refused from then on, however the store is opened
  */
 
 /**
@@ -168,7 +170,7 @@ function upgrade(db, tx, oldVersion) {
  * @returns {StoreMeta}
  */
 export function emptyMeta(now) {
-  return { files: 0, bytes: 0, newestVersion: null, createdAt: now, changedAt: now };
+  return { files: 0, bytes: 0, newestVersion: null, createdAt: now, changedAt: now, archivedAt: null };
 }
 
 /**
@@ -188,7 +190,7 @@ export function measure(files, versions, now, done) {
   let walked = false;
   const ready = () => {
     if (walked && newest !== undefined) {
-      done({ files: count, bytes, newestVersion: newest, createdAt: now, changedAt: now });
+      done({ files: count, bytes, newestVersion: newest, createdAt: now, changedAt: now, archivedAt: null });
     }
   };
   const walk = files.openCursor();

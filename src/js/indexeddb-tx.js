@@ -222,6 +222,27 @@ export class IndexedDbTx {
   }
 
   /**
+   * Whether the store is archived (StoreMeta `archivedAt`).
+   * @param {(yes: boolean) => void} cb
+   */
+  isArchived(cb) {
+    this.#withMeta((meta) => cb(meta.archivedAt != null));
+  }
+
+  /**
+   * Marks the store archived at `at`; an archived store stays archived (the first time kept).
+   * @param {number} at epoch ms
+   */
+  setArchived(at) {
+    this.#withMeta((before) => {
+      if (before.archivedAt != null) return;
+      const record = { ...before, archivedAt: at };
+      this.#metaRead = { record };
+      this.#write(() => this.#meta.put(record, META_KEY));
+    });
+  }
+
+  /**
    * Per-store host state (`MemoryTool.state`) under `name`, or undefined.
    * @param {string} name
    * @param {(value: unknown) => void} cb
@@ -259,7 +280,7 @@ export class IndexedDbTx {
         measure(this.#files, this.#versions, now, (counted) =>
           this.#withMeta((before) => {
             const newest = maxId(counted.newestVersion, before.newestVersion);
-            const record = { ...counted, newestVersion: newest, createdAt: before.createdAt };
+            const record = { ...counted, newestVersion: newest, createdAt: before.createdAt, archivedAt: before.archivedAt ?? null };
             this.#metaRead = { record };
             this.#write(() => this.#meta.put(record, META_KEY));
           }),

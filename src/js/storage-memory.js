@@ -76,6 +76,8 @@ class StoreData {
     this.versionsByContent = new Map();
     /** The host's per-store state (`MemoryTool.state`), by name. @type {Map<string, unknown>} */
     this.state = new Map();
+    /** When the store was archived (epoch ms), or null. @type {number | null} */
+    this.archivedAt = null;
     /** Set by `destroy`: the store is gone, and handles on it refuse every transaction. */
     this.deleted = false;
   }
@@ -473,6 +475,21 @@ class InMemoryTx {
     const before = this.#data.versions.get(id);
     this.#undo.push(() => this.#data.setVersion(id, before));
     this.#data.setVersion(id, undefined);
+  }
+
+  /** @param {(yes: boolean) => void} cb */
+  isArchived(cb) {
+    this.#checkActive();
+    cb(this.#data.archivedAt !== null);
+  }
+
+  /** @param {number} at */
+  setArchived(at) {
+    this.#checkWritable();
+    const data = this.#data;
+    if (data.archivedAt !== null) return;
+    this.#undo.push(() => (data.archivedAt = null));
+    data.archivedAt = at;
   }
 
   /**

@@ -275,3 +275,36 @@ for (const [name, makeStorage] of [
     });
   });
 }
+
+for (const [name, makeStorage] of [
+  ["IndexedDbStorage", () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange })],
+  ["InMemoryStorage", () => new InMemoryStorage()],
+]) {
+  test(`${name}: an archived store refuses every write however it was opened, and whenever`, async () => {
+    const { MemoryStores } = await import("memory-tool-wasm");
+    const storage = makeStorage();
+    const stores = await MemoryStores.open({ storage });
+    const store = await stores.create({ name: "Old project" });
+    // Opened before the archive, by its id, read-write.
+    const early = await MemoryTool.open({ storage, store: store.id });
+    assert.equal((await early.execute({ command: "create", path: "/memories/a.md", file_text: "kept\n" })).isError, false);
+    await stores.archive(store.id);
+    const late = await MemoryTool.open({ storage, store: store.id });
+    for (const tool of [early, late]) {
+      const result = await tool.execute({ command: "create", path: "/memories/b.md", file_text: "x" });
+      assert.deepEqual(result, { content: "Error: Cannot create /memories/b.md: this memory store is archived and read-only", isError: true, code: "ARCHIVED" });
+      await assert.rejects(tool.writeFile("/memories/c.md", "x"), (error) => error.code === "ARCHIVED");
+      const [a] = await tool.memories.list();
+      await assert.rejects(tool.memories.update(a.id, { content: "changed" }), (error) => error.code === "ARCHIVED" && /archived and read-only/.test(error.message));
+      await assert.rejects(tool.memories.delete(a.id), (error) => error.code === "ARCHIVED");
+      // Reads go on.
+      assert.equal((await tool.memories.get(a.id)).content, "kept\n");
+    }
+    // Archiving again changes nothing and still holds.
+    await stores.archive(store.id);
+    assert.equal((await late.execute({ command: "delete", path: "/memories/a.md" })).isError, true);
+    early.close();
+    late.close();
+    stores.close();
+  });
+}
