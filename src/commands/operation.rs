@@ -135,6 +135,12 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
             id,
             expected_sha256,
         } => memories::delete(id, expected_sha256.as_deref(), cx, snap),
+        HostCall::TouchMemories(keys) => memories::touch(keys, cx, snap),
+        HostCall::KeepMemory(id) => memories::keep(id, cx, snap),
+        HostCall::ExpireMemories {
+            older_than_days,
+            dry_run,
+        } => memories::expire(*older_than_days, *dry_run, cx, snap),
         HostCall::ListVersions(filter) => versions::list(filter, snap),
         HostCall::GetVersion(id) => versions::get(id, snap),
         HostCall::RedactVersion(id) => versions::redact(id, cx, snap),

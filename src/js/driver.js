@@ -22,6 +22,8 @@ import { decide, textOrBytes } from "./policy.js";
  * @property {MemoryToolErrorCode} [code]
  * @property {Write[]} writes
  * @property {unknown} [value]
+ * @property {string[]} [touched] store keys of memories a view used whose last use is a day
+ *   old or more (the tool records them later, see `memories.touch`)
  */
 /**
  * One write of an outcome, in the order storage must carry them out.

@@ -144,6 +144,8 @@ export interface MountOptions {
   access?: MemoryAccess;
   /** What the model should keep there and how; at most 4,096 characters. In `systemPrompt()`. */
   instructions?: string;
+  /** This mount's expiry, as `MemoryToolOptions.expireAfterDays`. */
+  expireAfterDays?: number;
 }
 
 /** A mounted store, as `MemoryTool.mounts` shows it. */
@@ -286,6 +288,14 @@ export interface MemoryToolOptions {
    * memory is always kept.
    */
   retentionDays?: number;
+  /**
+   * Off by default. Memories neither viewed nor changed for this many whole days (1 to
+   * 36,500) are deleted as a normal version (`created_by: { type: "expiry" }`), so they stay
+   * restorable from the history until retention: in the background after the tool's first
+   * command (never delaying it), and on `memories.expire()`. Never in read-only mounts or
+   * archived stores. Last use is kept to a day's precision (docs/TOOL.md#last-use-and-expiry).
+   */
+  expireAfterDays?: number;
 }
 
 /**
@@ -330,6 +340,11 @@ export interface MemorySummary {
   memory_version_id: string | null;
   created_at: Rfc3339;
   updated_at: Rfc3339;
+  /**
+   * When the model last viewed or changed it, to a day's precision (a view records its use at
+   * most once a day; `updated_at` when newer). What expiry counts from.
+   */
+  last_accessed_at: Rfc3339;
 }
 
 /**
@@ -402,6 +417,30 @@ export interface MemoriesApi {
   update(id: string, params: UpdateMemoryParams): Promise<Memory>;
   /** Deletes a memory; its versions stay. */
   delete(id: string, options?: DeleteMemoryOptions): Promise<MemoryDeleted>;
+  /** Says the memory is still wanted: its last use becomes now (an expiry counts from today). */
+  keep(id: string, options?: StoreOption): Promise<MemorySummary>;
+  /**
+   * Deletes (or, with `dryRun`, lists) the memories neither viewed nor changed for
+   * `olderThanDays` (default: the tool's `expireAfterDays`), as versions by `{ type: "expiry" }`.
+   */
+  expire(options?: ExpireOptions): Promise<ExpireResult>;
+}
+
+/** `memories.expire` options. */
+export interface ExpireOptions extends StoreOption {
+  /** Whole days, 1 to 36,500; default the tool's (or mount's) `expireAfterDays`. */
+  olderThanDays?: number;
+  /** List what would go, change nothing. Default false. */
+  dryRun?: boolean;
+}
+
+/** What `memories.expire` resolves to: the memories that went (or would go), in path order. */
+export interface ExpireResult {
+  type: "memories_expired";
+  dry_run: boolean;
+  /** Memories last used before this time are expired. */
+  cutoff: Rfc3339;
+  data: MemorySummary[];
 }
 
 /** What a version records. A rename is `modified` with the new path. */
@@ -497,6 +536,8 @@ export interface BundleMemory {
   content_size_bytes: number;
   created_at: Rfc3339;
   updated_at: Rfc3339;
+  /** When the memory was last used (optional; an import keeps it, never after its own clock). */
+  last_accessed_at?: Rfc3339;
   /** With versions only: the memory's head. */
   memory_version_id?: string | null;
 }
@@ -664,6 +705,8 @@ export interface FileRecord {
   version?: string | null;
   /** The key of the bytes in the content store; absent in old records: then the memory id. */
   content?: string;
+  /** When the model last viewed or changed it (epoch ms, a day's precision); absent in old records. */
+  accessedAt?: number;
 }
 
 /** A version as stored; `id` is the key. */

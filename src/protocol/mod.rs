@@ -174,6 +174,10 @@ pub struct Outcome {
     pub writes: Vec<Write>,
     /// JSON data for host calls (a listing), when there is any.
     pub value: Option<String>,
+    /// Store keys of the memories this command used without changing them (a `view`) whose
+    /// last use is a day old or more: the host records their use later, in a write of its own
+    /// (docs/TOOL.md#last-use-and-expiry), so a view stays one read-only transaction.
+    pub touched: Vec<String>,
 }
 
 impl Outcome {
@@ -183,6 +187,7 @@ impl Outcome {
             error: None,
             writes,
             value: None,
+            touched: Vec::new(),
         }
     }
 
@@ -192,6 +197,7 @@ impl Outcome {
             error: Some(error.code),
             writes: Vec::new(),
             value: error.detail.as_ref().map(Detail::to_json),
+            touched: Vec::new(),
         }
     }
 
@@ -202,6 +208,7 @@ impl Outcome {
             error: None,
             writes,
             value: Some(json),
+            touched: Vec::new(),
         }
     }
 

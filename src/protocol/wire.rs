@@ -219,6 +219,16 @@ impl Outcome {
             }
         }
         out.push(']');
+        if !self.touched.is_empty() {
+            out.push_str(",\"touched\":[");
+            for (i, key) in self.touched.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_str(&mut out, key);
+            }
+            out.push(']');
+        }
         if let Some(value) = &self.value {
             out.push_str(",\"value\":");
             out.push_str(value);
