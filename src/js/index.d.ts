@@ -87,6 +87,7 @@ export type MemoryToolErrorCode =
   | "ARCHIVED"
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
+  | "STORE_VANISHED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -617,8 +618,25 @@ export interface ChangeEvent {
   origin: "local" | "remote";
 }
 
+/**
+ * The store held memories and its database is gone, deleted outside this package (another
+ * tab, cleared site data, a browser that dropped a corrupt database): its commands fail with
+ * `STORE_VANISHED` and nothing is recreated until the host calls `storage.startOver(store)`
+ * (then imports a backup or syncs again). Said once per tool and store.
+ */
+export interface StoreVanishedEvent {
+  type: "vanished";
+  store: string;
+  /** How many memories it was last seen holding, if known. */
+  files: number | null;
+  origin: "local" | "remote";
+}
+
+/** What `subscribe` listeners hear. */
+export type StoreEvent = ChangeEvent | StoreVanishedEvent;
+
 /** A `subscribe` listener. What it throws is reported, and harms nothing else. */
-export type ChangeListener = (event: ChangeEvent) => void;
+export type ChangeListener = (event: StoreEvent) => void;
 
 /** Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores. */
 export class MemoryTool {
@@ -893,6 +911,12 @@ export class IndexedDbStorage implements MemoryStorage {
    * package (it is deleted once that tab lets go).
    */
   destroy(store: string): Promise<void>;
+  /**
+   * After `STORE_VANISHED` (the store's database, which held memories, was deleted outside
+   * this package): lets the next open or command create it again, empty. Import a backup or
+   * sync again afterwards.
+   */
+  startOver(store: string): Promise<void>;
 }
 
 /**

@@ -87,6 +87,8 @@ export class MemoryTool {
   #usedTimer = null;
   /** Per mount, the expiry in days (`expireAfterDays`), or undefined. @type {Array<number | undefined>} */
   #expiry = [];
+  /** The mounts whose store was found vanished (told to subscribers once). @type {Set<number>} */
+  #vanished = new Set();
   /** The background expiry, until it started: runs after the first command, or after a while. */
   #expiryPending = /** @type {(() => void) | null} */ (null);
 
@@ -588,7 +590,19 @@ export class MemoryTool {
   async #perform(task, progress) {
     const mount = this.#mounts[task.mount()];
     const index = task.mount();
-    const outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+    /** @type {Outcome} */
+    let outcome;
+    try {
+      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+    } catch (error) {
+      if (mount && error instanceof MemoryToolError && error.code === "STORE_VANISHED" && !this.#vanished.has(index)) {
+        // Said once per mount: the store held memories and its database is gone.
+        this.#vanished.add(index);
+        const files = /** @type {{ files?: unknown }} */ (error).files;
+        mount.feed.publish([{ type: "vanished", store: mount.store, files: typeof files === "number" ? files : null }]);
+      }
+      throw error;
+    }
     const writes = outcome.writes ?? [];
     if (mount && writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
     if (mount && outcome.touched && outcome.touched.length > 0 && mount.access === "read_write") {
