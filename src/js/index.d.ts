@@ -88,6 +88,7 @@ export type MemoryToolErrorCode =
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
   | "STORE_VANISHED"
+  | "DAMAGED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -427,6 +428,16 @@ export interface MemoriesApi {
   expire(options?: ExpireOptions): Promise<ExpireResult>;
 }
 
+/** What `check` and `repair` resolve to. */
+export interface CheckResult {
+  type: "store_check";
+  /** File records in the store, readable or not (before a repair). */
+  files: number;
+  /** Whether what was found was taken out. */
+  repaired: boolean;
+  damaged: Array<{ path: string; problem: "record" | "content"; memory_id?: string | null }>;
+}
+
 /** `memories.expire` options. */
 export interface ExpireOptions extends StoreOption {
   /** Whole days, 1 to 36,500; default the tool's (or mount's) `expireAfterDays`. */
@@ -565,6 +576,11 @@ export interface Bundle {
   memories: BundleMemory[];
   /** With `include_versions`: the retained history, oldest first. */
   versions?: BundleVersion[];
+  /**
+   * From a damaged store only: what the export left out because it cannot be read (a
+   * record, a memory's or a version's content). Ignored by import.
+   */
+  skipped?: Array<{ path?: string; version_id?: string; reason: string }>;
 }
 
 /** `export` options. */
@@ -690,6 +706,13 @@ export class MemoryTool {
   readonly versions: VersionsApi;
   /** Per-store host state kept beside the memories (see `StateApi`). */
   readonly state: StateApi;
+  /**
+   * Finds what in a store cannot be read (malformed records, missing contents), reading no
+   * content; changes nothing (docs/TOOL.md#damaged-records).
+   */
+  check(options?: StoreOption): Promise<CheckResult>;
+  /** `check`, then removes what it found in one transaction (a missing content: deleted as a version). */
+  repair(options?: StoreOption): Promise<CheckResult>;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**
@@ -863,6 +886,8 @@ export interface StorageTx {
    * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
    */
   finish?(): void;
+  /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */
+  getContentKeys?(cb: (keys: string[]) => void): void;
   /**
    * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
    * was opened). A storage without it is never archived in itself; mounts still refuse.

@@ -310,6 +310,14 @@ export class IndexedDbTx {
     });
   }
 
+  /**
+   * Every key of the content store (keys only: no bytes are read).
+   * @param {(keys: string[]) => void} cb
+   */
+  getContentKeys(cb) {
+    this.#request(() => this.#contents.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
+  }
+
   /** @param {(ids: string[]) => void} cb */
   getVersionIds(cb) {
     this.#request(() => this.#versions.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));

@@ -437,6 +437,30 @@ export class MemoryTool {
   }
 
   /**
+   * Finds what in a store cannot be read (a malformed file record, a memory whose content is
+   * missing), reading no content (docs/TOOL.md#damaged-records). Changes nothing.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async check(options) {
+    const { store, ...rest } = optionsArg("check", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "check: the only option is store.");
+    return this.#host("check", {}, this.#mountOf("check", store));
+  }
+
+  /**
+   * `check`, then takes out what it found, in one transaction: a malformed record is removed,
+   * a memory whose content is missing is deleted as a version. Refused on read-only mounts.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async repair(options) {
+    const { store, ...rest } = optionsArg("repair", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "repair: the only option is store.");
+    return this.#host("repair", {}, this.#mountOf("repair", store));
+  }
+
+  /**
    * Exports a store as a bundle: every memory with its content (and, with
    * `include_versions`, the retained history), in the memory stores API's shapes. With
    * several mounts, `store` says which (default the first).
