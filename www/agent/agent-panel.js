@@ -5,7 +5,7 @@
 
 import { el, describeError } from "../render.js";
 import { Transcript } from "./transcript.js";
-import { runAgent, describeAgentError, safeHistory } from "./agent-loop.js";
+import { runAgent, describeAgentError, safeHistory, CONTEXT_MANAGEMENT, COMPACT_AT, LONG_RUNNING_BETAS } from "./agent-loop.js";
 import { recordedConversations, scriptedFetch, RECORDED_MODEL } from "./scripted-model.js";
 import { loadApiKey, saveApiKey, forgetApiKey, apiKeyProblem, maskApiKey } from "./api-key.js";
 import { DEFAULT_MODELS, fetchModels, loadChosenModel, saveChosenModel } from "./models.js";
@@ -46,6 +46,17 @@ function preloadSdk() {
   const load = () => void loadSdk().catch(() => {});
   if (typeof requestIdleCallback === "function") requestIdleCallback(load, { timeout: 3000 });
   else setTimeout(load, 500);
+}
+
+/**
+ * The Messages API endpoint the page was served for, if it is not the Anthropic API (the
+ * server's $ANTHROPIC_BASE_URL, in <meta name="anthropic-base-url">; the page's
+ * Content-Security-Policy lets requests reach only that origin and the Anthropic API).
+ * @returns {{ baseURL?: string }}
+ */
+function apiBase() {
+  const configured = document.querySelector('meta[name="anthropic-base-url"]')?.getAttribute("content")?.trim();
+  return configured ? { baseURL: configured } : {};
 }
 
 /**
@@ -157,7 +168,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     root.dataset.mode = live ? "live" : "recorded";
     modeText.replaceChildren(
       live
-        ? el("span", {}, el("strong", {}, "Live: "), `Claude answers, with your key (${maskApiKey(apiKey ?? "")}). The conversation, with what the model reads from memory, goes to the Anthropic API; the memory itself stays in this browser.`)
+        ? el("span", {}, el("strong", {}, "Live: "), `Claude answers, with your key (${maskApiKey(apiKey ?? "")}). The conversation, with what the model reads from memory, goes to ${apiBase().baseURL ?? "the Anthropic API"}; the memory itself stays in this browser.`)
         : el(
             "span",
             {},
@@ -184,7 +195,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     if (!apiKey) return;
     try {
       const { Anthropic } = await loadSdk();
-      const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 1 });
+      const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 1, ...apiBase() });
       const models = await fetchModels(client);
       if (models.length > 0 && apiKey) fillModels(models);
     } catch (error) {
@@ -339,7 +350,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
       const messages = [...history, { role: "user", content: text }];
 
       const client = live
-        ? new sdk.Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 2 })
+        ? new sdk.Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 2, ...apiBase() })
         : new sdk.Anthropic({
             apiKey: "offline-recorded-model",
             dangerouslyAllowBrowser: true,
@@ -358,6 +369,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
           system: target.system,
           messages,
           signal: controller.signal,
+          // Claude's long conversations: context editing and compaction (the recorded model's are short).
+          ...(live ? { contextManagement: CONTEXT_MANAGEMENT, compactAt: COMPACT_AT, betas: LONG_RUNNING_BETAS } : {}),
           events: {
             onTurnStart: (turn) => transcript.startAssistant(who, turn),
             onTextStart: (index) => transcript.startText(index),
@@ -371,6 +384,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
               status.textContent = `Running ${ids.length} memory tool call${ids.length === 1 ? "" : "s"} in this page…`;
             },
             onToolResult: (toolResult) => transcript.addToolResult(toolResult),
+            onContextEdited: (edits) => transcript.addContextEdit(edits),
+            onCompacted: (summary) => transcript.showCompaction(summary),
           },
         });
         history = result.messages;
