@@ -6,7 +6,7 @@
 import { el, describeError } from "../render.js";
 import { Transcript } from "./transcript.js";
 import { runAgent, describeAgentError, safeHistory, CONTEXT_MANAGEMENT, COMPACT_AT, LONG_RUNNING_BETAS } from "./agent-loop.js";
-import { recordedConversations, scriptedFetch, RECORDED_MODEL } from "./scripted-model.js";
+import { recordedConversations, scriptedFetch, RECORDED_MODEL, SCENARIOS } from "./scripted-model.js";
 import { loadApiKey, saveApiKey, forgetApiKey, apiKeyProblem, maskApiKey } from "./api-key.js";
 import { DEFAULT_MODELS, fetchModels, loadChosenModel, saveChosenModel } from "./models.js";
 
@@ -71,6 +71,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
   const keyForget = /** @type {HTMLButtonElement} */ ($("key-forget"));
   const keyNote = $("key-note");
   const modelPicker = /** @type {HTMLSelectElement} */ ($("model-picker"));
+  const scenarioPicker = /** @type {HTMLSelectElement} */ ($("scenario-picker"));
   const composer = /** @type {HTMLFormElement} */ ($("composer"));
   const input = /** @type {HTMLTextAreaElement} */ ($("agent-input"));
   const sendButton = /** @type {HTMLButtonElement} */ ($("agent-send"));
@@ -180,6 +181,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     );
     keyForget.disabled = !live;
     modelPicker.disabled = !live;
+    scenarioPicker.disabled = live;
+    scenarioPicker.title = live ? "Claude answers while a key is given." : "";
     modelPicker.title = live ? "" : "The recorded model answers until you give a key.";
     suggestNext();
   }
@@ -203,11 +206,32 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     }
   }
 
-  /** The recorded conversation the recorded model plays now. */
+  /**
+   * The recorded conversation the recorded model plays now, and the others of its scenario
+   * (`all`), in order.
+   */
   function script() {
-    const all = recordedConversations(scriptRoot);
-    return { all, conversation: all[conversationIndex % all.length] };
+    const every = recordedConversations(scriptRoot);
+    const conversation = every[conversationIndex % every.length];
+    return { all: every.filter((c) => c.scenario === conversation.scenario), conversation };
   }
+
+  /** The conversation after the current one in its scenario (the first again after the last). */
+  function nextInScenario() {
+    const every = recordedConversations();
+    const scenario = every[conversationIndex].scenario;
+    const next = every.findIndex((c, i) => i > conversationIndex && c.scenario === scenario);
+    return next >= 0 ? next : every.findIndex((c) => c.scenario === scenario);
+  }
+
+  scenarioPicker.replaceChildren(...SCENARIOS.map((s) => el("option", { value: s.id }, s.name)));
+  scenarioPicker.addEventListener("change", () => {
+    if (running) return;
+    conversationIndex = recordedConversations().findIndex((c) => c.scenario === scenarioPicker.value);
+    recordedThisConversation = false;
+    startConversation();
+    status.textContent = `Recorded scenario: ${SCENARIOS.find((s) => s.id === scenarioPicker.value)?.name}. A new conversation starts.`;
+  });
   function startConversation() {
     history = [];
     conversationMemory = "";
@@ -225,7 +249,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
 
   function newConversation() {
     if (running) return;
-    if (recordedThisConversation) conversationIndex = (conversationIndex + 1) % recordedConversations().length;
+    if (recordedThisConversation) conversationIndex = nextInScenario();
     recordedThisConversation = false;
     startConversation();
     status.textContent = "New conversation: the model starts with no history, only its memory.";
@@ -257,7 +281,9 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     startOverButton.disabled = true;
     try {
       await startOver();
-      conversationIndex = 0;
+      // Back to the first conversation of the scenario being played.
+      const scenario = recordedConversations()[conversationIndex].scenario;
+      conversationIndex = recordedConversations().findIndex((c) => c.scenario === scenario);
       recordedThisConversation = false;
       startConversation();
       status.textContent = "Started over: the agent now writes to a new, empty store (the memory browser shows it).";
@@ -290,7 +316,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     } else {
       input.value = "";
       input.placeholder =
-        conversationIndex + 1 < all.length
+        all.indexOf(conversation) + 1 < all.length
           ? "This recorded conversation is over: press “New conversation” to see the model recall it."
           : "The recording is over: give your API key to talk to Claude, or press “New conversation” to replay it.";
     }
@@ -420,6 +446,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     root.dataset.state = on ? "running" : "idle";
     sendButton.disabled = on;
     newButton.disabled = on;
+    scenarioPicker.disabled = on || apiKey !== null;
     stopButton.hidden = !on;
     if (on) stopButton.focus();
     else if (document.activeElement === stopButton || document.activeElement === document.body) input.focus();

@@ -8,7 +8,7 @@
 
 import { nextTurn } from "./recorded-script.js";
 
-export { recordedConversations } from "./recorded-script.js";
+export { recordedConversations, SCENARIOS } from "./recorded-script.js";
 
 /** @typedef {import("./recorded-script.js").Conversation} Conversation */
 /** @typedef {import("./recorded-script.js").Turn} Turn */
