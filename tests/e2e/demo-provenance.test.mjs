@@ -17,6 +17,8 @@ const TRIP = "/memories/trips/lisbon.md";
 
 /** @type {Awaited<ReturnType<typeof startDemo>>} */ let demo;
 /** @type {import("playwright-core").Page} */ let page;
+/** The tool_use id of the agent's call that created profile.md. */
+let useId = "";
 
 before(async () => {
   demo = await startDemo();
@@ -48,17 +50,18 @@ describe("where a memory came from", () => {
     await page.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
     await waitForTree(page, [PROFILE, TRIP]);
     await open(PROFILE);
-    const origin = page.locator('#viewer [data-testid="viewer-origin"]');
-    assert.equal(await origin.textContent(), "Last change by the recorded model (toolu_recorded_1_1_2_1) · see it in the conversation");
-    // The tool_use id the version records is the transcript card's.
+    // The version records the tool_use id of the call that wrote it: the transcript card's.
     const versionActor = await page.evaluate(async () => {
       const { memory } = /** @type {any} */ (window).demo.session;
       const note = await memory.memories.getByPath("/profile.md");
       return (await memory.versions.get(note.memory_version_id)).created_by;
     });
     assert.equal(versionActor.type, "tool");
-    assert.equal(versionActor.tool_use_id, "toolu_recorded_1_1_2_1");
-    assert.equal(await page.locator('#transcript [data-testid="tool-call"][data-tool-use-id="toolu_recorded_1_1_2_1"]').count(), 1);
+    assert.match(versionActor.tool_use_id, /^toolu_recorded_[a-z0-9]+_1_1_2_1$/);
+    useId = versionActor.tool_use_id;
+    const origin = page.locator('#viewer [data-testid="viewer-origin"]');
+    assert.equal(await origin.textContent(), `Last change by the recorded model (${useId}) · see it in the conversation`);
+    assert.equal(await page.locator(`#transcript [data-testid="tool-call"][data-tool-use-id="${useId}"]`).count(), 1);
 
     // By keyboard: the link opens the card and puts focus on it.
     await page.locator('[data-testid="viewer-origin-link"]').focus();
@@ -67,8 +70,8 @@ describe("where a memory came from", () => {
       const card = document.activeElement?.closest('[data-testid="tool-call"]');
       return card ? { id: card.getAttribute("data-tool-use-id"), open: card.hasAttribute("open") } : null;
     });
-    assert.deepEqual(focused, { id: "toolu_recorded_1_1_2_1", open: true });
-    assert.match((await page.locator('#transcript [data-tool-use-id="toolu_recorded_1_1_2_1"] .tool-label').textContent()) ?? "", /^create \/memories\/profile\.md$/);
+    assert.deepEqual(focused, { id: useId, open: true });
+    assert.match((await page.locator(`#transcript [data-tool-use-id="${useId}"] .tool-label`).textContent()) ?? "", /^create \/memories\/profile\.md$/);
   });
 
   it("says so in the history, and a restore is called a restore", async () => {
@@ -82,12 +85,12 @@ describe("where a memory came from", () => {
     const versions = page.locator('#file-history [data-testid="version"]');
     assert.equal(await versions.count(), 2);
     assert.match((await versions.nth(0).textContent()) ?? "", /^v2modified.*this page \(host API\)/);
-    assert.match((await versions.nth(1).textContent()) ?? "", /^v1created.*the recorded model \(toolu_recorded_1_1_2_1\)/);
+    assert.ok(((await versions.nth(1).textContent()) ?? "").match(/^v1created.*the recorded model \((.*)\)/)?.[1] === useId);
     await versions.nth(1).click();
     await page.locator('#file-history [data-testid="version-origin-link"]').waitFor();
     assert.equal(
       (await page.locator('#file-history [data-testid="version-facts"]').textContent())?.replace(/^.*? · by /, ""),
-      "the recorded model (toolu_recorded_1_1_2_1) · see it in the conversation · at /memories/profile.md · sha256 " +
+      `the recorded model (${useId}) · see it in the conversation · at /memories/profile.md · sha256 ` +
         (await page.locator('#file-history [data-testid="version-facts"]').textContent())?.split("sha256 ")[1],
     );
 
@@ -114,6 +117,21 @@ describe("where a memory came from", () => {
     await other.locator('#file-history [data-testid="version"]').nth(2).click();
     await other.locator('#file-history [data-testid="version-detail"] [data-testid="version-facts"]', { hasText: "no longer on this page" }).waitFor();
     await other.close();
+  });
+});
+
+describe("a write that brings an older text back, not by a restore", () => {
+  it("is called a modification back to that version's text", async () => {
+    await page.evaluate(async () => {
+      const { memory } = /** @type {any} */ (window).demo.session;
+      const note = await memory.memories.getByPath("/profile.md");
+      await memory.memories.update(note.id, { content: "# About the user\n- eats fish\n" });
+    });
+    await page.locator('#file-history [data-testid="version"]').nth(3).waitFor();
+    const head = page.locator('#file-history [data-testid="version"]').nth(0);
+    assert.match((await head.textContent()) ?? "", /^v4back to v2current.*this page \(host API\)/);
+    await head.click();
+    await page.locator('#file-history [data-testid="version-title"]', { hasText: "Modified, back to the text of v2" }).waitFor();
   });
 });
 

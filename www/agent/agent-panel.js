@@ -381,7 +381,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
             apiKey: "offline-recorded-model",
             dangerouslyAllowBrowser: true,
             maxRetries: 0,
-            fetch: scriptedFetch(conversation, { delayMs: replayDelay, conversationIndex }),
+            // A tag per run: a replay's tool_use ids differ from the last run's.
+            fetch: scriptedFetch(conversation, { delayMs: replayDelay, conversationIndex, tag: Math.random().toString(36).slice(2, 8) }),
           });
       const model = live ? modelPicker.value : RECORDED_MODEL;
       if (!live) recordedThisConversation = true;

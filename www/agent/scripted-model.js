@@ -127,16 +127,18 @@ export function recordedTurn(conversation, messages) {
  * requests get server-sent events, `delayMs` apart, so the text appears word by word as it
  * would from the API. Aborting the request (the SDK's `signal`) ends the stream with an AbortError.
  * @param {Conversation} conversation
- * @param {{ delayMs?: number, conversationIndex?: number }} [options]
+ * @param {{ delayMs?: number, conversationIndex?: number, tag?: string }} [options]
+ *   `tag` goes into every tool_use id, so that the calls of one run are told from a replay's
+ *   (the versions they write record the ids, and the memory browser links them to their cards)
  * @returns {typeof fetch}
  */
-export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 0 } = {}) {
+export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 0, tag = "" } = {}) {
   return async (_url, init = {}) => {
     const body = JSON.parse(String(init.body ?? "{}"));
     const { turn, exchange, step } = recordedTurn(conversation, Array.isArray(body.messages) ? body.messages : []);
     const id = `msg_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`;
     const message = turn
-      ? assistantMessage(turn, id, `toolu_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`)
+      ? assistantMessage(turn, id, `toolu_recorded_${tag ? `${tag}_` : ""}${conversationIndex + 1}_${exchange + 1}_${step + 1}`)
       : scriptEndMessage(id);
     const headers = { "request-id": `req_${id}` };
     if (body.stream !== true) {
