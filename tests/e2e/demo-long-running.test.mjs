@@ -84,6 +84,11 @@ before(async () => {
   await page.locator("#api-key").fill(API_KEY);
   await page.locator("#api-key").press("Enter");
   await page.locator('#model-picker option[value="claude-e2e-model"]').waitFor({ state: "attached" });
+  // The key goes where the page was configured to send requests, and the page says so.
+  assert.equal(await page.locator("#key-note").textContent(), `Key kept in this tab's sessionStorage (gone when the tab closes); sent only to ${api.baseURL}.`);
+  assert.match((await page.locator("#agent-mode").textContent()) ?? "", new RegExp(`goes to ${api.baseURL.replace(/[.]/g, "\\.")}; the memory itself`));
+  // The recordings are for the keyless page: their picker goes while a key is given.
+  assert.equal(await page.locator("#scenario-picker").isVisible(), false);
 });
 
 after(async () => {
@@ -157,6 +162,11 @@ describe("a long conversation with Claude", () => {
     });
     await waitForTree(page, ["/memories/progress.md"]);
     assert.equal(api.requests.length, 5, "no second compaction: the inputs stayed under the threshold");
+    // The version records Claude's tool_use id; the browser leads from the file to that call.
+    await page.locator('#tree [data-path="/memories/progress.md"]').click();
+    await page.locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change by the model (toolu_long_4)" }).waitFor();
+    await page.locator('[data-testid="viewer-origin-link"][data-tool-use-id="toolu_long_4"]').click();
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="tool-call"]')?.getAttribute("data-tool-use-id")), "toolu_long_4");
     await screenshot(page, "51-agent-after-compaction");
   });
 

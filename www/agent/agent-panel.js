@@ -121,7 +121,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     keyInput.value = "";
     keyNote.classList.remove("problem");
     keyNote.textContent = kept
-      ? "Key kept in this tab's sessionStorage (gone when the tab closes); sent only to the Anthropic API."
+      ? `Key kept in this tab's sessionStorage (gone when the tab closes); sent only to ${apiBase().baseURL ?? "the Anthropic API"}.`
       : "This browser refused sessionStorage: the key is used until you reload the page.";
     paintMode();
     void refreshModels();
@@ -182,7 +182,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     keyForget.disabled = !live;
     modelPicker.disabled = !live;
     scenarioPicker.disabled = live;
-    scenarioPicker.title = live ? "Claude answers while a key is given." : "";
+    // The recordings play only without a key.
+    /** @type {HTMLElement} */ (scenarioPicker.closest(".field")).hidden = live;
     modelPicker.title = live ? "" : "The recorded model answers until you give a key.";
     suggestNext();
   }
