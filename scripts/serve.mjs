@@ -286,9 +286,15 @@ async function main() {
     console.error(`serve: ${/** @type {Error} */ (err).message}`);
     process.exit(2);
   }
+  const apiBaseUrl = process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  try {
+    if (apiBaseUrl) apiOriginOf(apiBaseUrl);
+  } catch (err) {
+    console.error(`serve: ${/** @type {Error} */ (err).message}`);
+    process.exit(2);
+  }
   let running;
   try {
-    const apiBaseUrl = process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
     running = await startServer({ port, apiBaseUrl });
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException} */ (err);

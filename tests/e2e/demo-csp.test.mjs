@@ -12,7 +12,9 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { startDemo, openDemo, waitForTree, fakeMessagesApi, betaMessage, REPO } from "./demo-lib.mjs";
-import { demoPolicy, inlineScripts } from "../../scripts/serve.mjs";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { demoPolicy, inlineScripts, startServer } from "../../scripts/serve.mjs";
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
@@ -65,6 +67,26 @@ describe("the demo's Content-Security-Policy", () => {
     assert.match(script[2], /^'sha256-[A-Za-z0-9+/]{43}='$/);
     assert.ok(!script.includes("'unsafe-inline'") && !script.includes("'unsafe-eval'"));
     assert.deepEqual(directives.get("connect-src"), ["'self'", "https://api.anthropic.com", origin]);
+    assert.equal(await page.locator('meta[name="anthropic-base-url"]').getAttribute("content"), api.baseURL);
+  });
+
+  it("is the demo's only: other pages of the server go without it, and a base URL that is no http(s) URL is refused", async () => {
+    const server = await startServer({ port: 0 });
+    try {
+      const other = await fetch(`http://127.0.0.1:${server.port}/tests/e2e/fixtures/harness.html`);
+      assert.equal(other.status, 200);
+      assert.equal(other.headers.get("content-security-policy"), null);
+      const demoPage = await fetch(`http://127.0.0.1:${server.port}/www/`);
+      assert.match(demoPage.headers.get("content-security-policy") ?? "", /connect-src 'self' https:\/\/api\.anthropic\.com$|connect-src 'self' https:\/\/api\.anthropic\.com;/);
+      // No base URL configured: the page's meta stays empty (the agent uses the Anthropic API).
+      assert.match(await demoPage.text(), /<meta name="anthropic-base-url" content="">/);
+    } finally {
+      await server.close();
+    }
+    const serve = fileURLToPath(new URL("../../scripts/serve.mjs", import.meta.url));
+    const refused = spawnSync(process.execPath, [serve, "--port", "0"], { env: { ...process.env, ANTHROPIC_BASE_URL: "ftp://example.com" }, encoding: "utf8" });
+    assert.equal(refused.status, 2);
+    assert.equal(refused.stderr.trim(), "serve: ANTHROPIC_BASE_URL must be http(s), got: ftp://example.com");
   });
 
   it("is in force: an injected inline script does not run, nor a data: module; other origins are blocked", async () => {
