@@ -460,12 +460,14 @@ export type VersionOperation = "created" | "modified" | "deleted";
 
 /**
  * Who made a change. A tool opened with `mounts` also records its `session_id` (see
- * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through.
+ * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through. A
+ * restore adds `restored_from`, the version it brought back; expiry is `{ type: "expiry" }`.
  */
 export type VersionActor =
   | { type: "tool"; tool_use_id: string | null; session_id?: string; mount_path?: string }
-  | { type: "api"; session_id?: string; mount_path?: string }
+  | { type: "api"; session_id?: string; mount_path?: string; restored_from?: string }
   | { type: "import"; session_id?: string; mount_path?: string }
+  | { type: "expiry"; session_id?: string; mount_path?: string }
   | { type: string; [key: string]: unknown };
 
 /** An immutable entry of a store's history (the memory stores API's `memory_version`). */
