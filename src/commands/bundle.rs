@@ -84,18 +84,7 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
         if memories.len() > 1 {
             memories.push(',');
         }
-        let mut item = ObjectWriter::new(&mut memories);
-        item.str("id", &record.id).str("path", &record.path);
-        write_content_members(&mut item, bytes);
-        item.str("content_sha256", &record.sha256)
-            .int("content_size_bytes", record.size as i64)
-            .str("created_at", &rfc3339(record.created_at))
-            .str("updated_at", &rfc3339(record.updated_at))
-            .str("last_accessed_at", &rfc3339(record.last_used()));
-        if include_versions {
-            item.opt_str("memory_version_id", record.version.as_deref());
-        }
-        item.finish();
+        write_memory_entry(&mut memories, record, bytes, include_versions);
     }
     memories.push(']');
     bundle.raw("memories", &memories);
@@ -110,23 +99,7 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
             if history.len() > 1 {
                 history.push(',');
             }
-            let mut item = ObjectWriter::new(&mut history);
-            item.str("id", &version.id)
-                .str("memory_id", &version.memory_id)
-                .str("operation", version.operation.as_str())
-                .opt_str("path", version.path.as_deref());
-            match content {
-                Some(bytes) => write_content_members(&mut item, bytes),
-                None => {
-                    item.raw("content", "null");
-                }
-            }
-            item.opt_str("content_sha256", version.sha256.as_deref())
-                .opt_int("content_size_bytes", version.size.map(|s| s as i64))
-                .str("created_at", &rfc3339(version.created_at))
-                .raw("created_by", &version.created_by)
-                .opt_str("redacted_at", version.redacted_at.map(rfc3339).as_deref())
-                .finish();
+            write_version_entry(&mut history, version, content);
         }
         history.push(']');
         bundle.raw("versions", &history);
@@ -137,6 +110,59 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     }
     bundle.finish();
     Ok(Outcome::value(out, vec![]))
+}
+
+/// The start of a bundle's text, up to its first memory: the streamed export writes the
+/// entries after it (docs/TOOL.md#bundles).
+pub(crate) fn bundle_head() -> String {
+    let mut out = String::from("{");
+    crate::format::json::write_str(&mut out, "format");
+    out.push(':');
+    crate::format::json::write_str(&mut out, FORMAT);
+    out.push_str(",\"format_version\":1,\"memories\":[");
+    out
+}
+
+/// One memory of a bundle, as `export` writes it.
+pub(crate) fn write_memory_entry(
+    out: &mut String,
+    record: &FileRecord,
+    bytes: &[u8],
+    include_versions: bool,
+) {
+    let mut item = ObjectWriter::new(out);
+    item.str("id", &record.id).str("path", &record.path);
+    write_content_members(&mut item, bytes);
+    item.str("content_sha256", &record.sha256)
+        .int("content_size_bytes", record.size as i64)
+        .str("created_at", &rfc3339(record.created_at))
+        .str("updated_at", &rfc3339(record.updated_at))
+        .str("last_accessed_at", &rfc3339(record.last_used()));
+    if include_versions {
+        item.opt_str("memory_version_id", record.version.as_deref());
+    }
+    item.finish();
+}
+
+/// One version of a bundle's history, with its content when it has any.
+pub(crate) fn write_version_entry(out: &mut String, version: &VersionRecord, content: Option<&[u8]>) {
+    let mut item = ObjectWriter::new(out);
+    item.str("id", &version.id)
+        .str("memory_id", &version.memory_id)
+        .str("operation", version.operation.as_str())
+        .opt_str("path", version.path.as_deref());
+    match content {
+        Some(bytes) => write_content_members(&mut item, bytes),
+        None => {
+            item.raw("content", "null");
+        }
+    }
+    item.opt_str("content_sha256", version.sha256.as_deref())
+        .opt_int("content_size_bytes", version.size.map(|s| s as i64))
+        .str("created_at", &rfc3339(version.created_at))
+        .raw("created_by", &version.created_by)
+        .opt_str("redacted_at", version.redacted_at.map(rfc3339).as_deref())
+        .finish();
 }
 
 /// What `import` does with a memory whose place is taken.
@@ -654,4 +680,35 @@ fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
         )
         .with_detail(detail),
     )
+}
+
+/// The streamed export's pieces (docs/TOOL.md#bundles), for a host that walks a store itself
+/// in one read-only transaction and writes the bundle as it goes: the text before the first
+/// memory, each memory from its stored record (JSON as the adapter stores it) and bytes, each
+/// version likewise. `None` when the record cannot be read (the export then skips it).
+pub mod streamed {
+    use super::{bundle_head, write_memory_entry, write_version_entry};
+    use crate::format::json::Json;
+    use crate::model::record::{FileRecord, VersionRecord};
+
+    pub fn head() -> String {
+        bundle_head()
+    }
+
+    pub fn memory(record_json: &str, bytes: &[u8], include_versions: bool) -> Option<String> {
+        let record = FileRecord::from_json(&Json::parse(record_json)?)?;
+        if record.size != bytes.len() as u64 {
+            return None;
+        }
+        let mut out = String::new();
+        write_memory_entry(&mut out, &record, bytes, include_versions);
+        Some(out)
+    }
+
+    pub fn version(version_json: &str, content: Option<&[u8]>) -> Option<String> {
+        let version = VersionRecord::from_json(&Json::parse(version_json)?)?;
+        let mut out = String::new();
+        write_version_entry(&mut out, &version, content);
+        Some(out)
+    }
 }
