@@ -33,7 +33,11 @@ fn streamed(store: &MemStore, include_versions: bool) -> String {
         }
         let mut json = String::new();
         record.write_json(&mut json);
-        let bytes = store.contents.get(&record.content).cloned().unwrap_or_default();
+        let bytes = store
+            .contents
+            .get(&record.content)
+            .cloned()
+            .unwrap_or_default();
         out.push_str(&bundle_stream::memory(&json, &bytes, include_versions).expect("an entry"));
     }
     out.push(']');
@@ -46,7 +50,9 @@ fn streamed(store: &MemStore, include_versions: bool) -> String {
             let mut json = String::new();
             version.write_json(&mut json);
             let content = version.content.as_ref().and_then(|k| store.contents.get(k));
-            out.push_str(&bundle_stream::version(&json, content.map(Vec::as_slice)).expect("an entry"));
+            out.push_str(
+                &bundle_stream::version(&json, content.map(Vec::as_slice)).expect("an entry"),
+            );
         }
         out.push(']');
     }

@@ -145,7 +145,11 @@ pub(crate) fn write_memory_entry(
 }
 
 /// One version of a bundle's history, with its content when it has any.
-pub(crate) fn write_version_entry(out: &mut String, version: &VersionRecord, content: Option<&[u8]>) {
+pub(crate) fn write_version_entry(
+    out: &mut String,
+    version: &VersionRecord,
+    content: Option<&[u8]>,
+) {
     let mut item = ObjectWriter::new(out);
     item.str("id", &version.id)
         .str("memory_id", &version.memory_id)
