@@ -133,7 +133,8 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
         &raw["/memories".len()..]
     } else {
         return Err(format!(
-            "Error: Path must be /memories or start with /memories/, got: {raw}"
+            "Error: Path must be /memories or start with /memories/, got: {}",
+            spec_echo(raw)
         ));
     };
     let rest = rest.strip_suffix('/').unwrap_or(rest);
@@ -144,7 +145,8 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
     };
     if segments.contains(&"..") {
         return Err(format!(
-            "Error: Path {raw} would escape /memories directory"
+            "Error: Path {} would escape /memories directory",
+            spec_echo(raw)
         ));
     }
     let reason = if segments.iter().any(|s| s.is_empty()) {
@@ -176,9 +178,47 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
         ("/memories".len() + key.len() > 1024).then(|| "longer than 1,024 bytes".to_string())
     });
     match reason {
-        Some(reason) => Err(format!("Error: Invalid path {raw}: {reason}")),
+        Some(reason) => Err(format!("Error: Invalid path {}: {reason}", spec_echo(raw))),
         None => Ok(key),
     }
+}
+
+/// docs/TOOL.md#result-shape: an echoed input with its controls and invisible formatting
+/// characters escaped (`\t`, `\n`, `\r`, `\u{XXXX}`), cut after 2,000 characters as shown.
+pub fn spec_echo(raw: &str) -> String {
+    let pieces: Vec<String> = raw
+        .chars()
+        .map(|c| match c {
+            '\t' => "\\t".to_string(),
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            c if spec_control(c) || spec_invisible(c) => format!("\\u{{{:04X}}}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
+    let mut out = String::new();
+    let mut shown = 0;
+    for piece in &pieces {
+        let width = piece.chars().count();
+        if shown + width > 2_000 {
+            return format!("{out}… [{} characters in all]", group(raw.chars().count()));
+        }
+        shown += width;
+        out.push_str(piece);
+    }
+    out
+}
+
+fn group(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// docs/TOOL.md#path-rules: C0, DEL and C1 controls, and the line and paragraph separators.
