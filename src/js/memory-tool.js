@@ -5,6 +5,7 @@
 import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor } from "./errors.js";
 import {
   API_ACTOR,
+  LONE_SURROGATE,
   actor,
   checkToolUse,
   contentOf,
@@ -45,9 +46,6 @@ import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js"
 
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
-
-/** Half a surrogate pair: a string that is not well-formed UTF-16. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores
