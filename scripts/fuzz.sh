@@ -3,14 +3,17 @@
 #
 #   bash scripts/fuzz.sh [SECONDS]     each target for SECONDS (default 300); the corpus grows in
 #                                      fuzz/corpus/<target>/ (git-ignored) and is kept between runs
-#   bash scripts/fuzz.sh --runs N      each target for N executions from the committed seeds only,
-#                                      with a fixed random seed (what scripts/fuzz-smoke.sh runs)
+#   bash scripts/fuzz.sh --runs N      each target for N executions (bundle: N/4) from the committed
+#                                      seeds only, with a fixed random seed (what
+#                                      scripts/fuzz-smoke.sh runs)
 #
 # Targets (fuzz/fuzz_targets/, bodies and invariants in fuzz/src/lib.rs):
 #   tool_input  arbitrary bytes as tool input: parsed, then run on a small store
 #   path        MemoryPath::parse against an independent reading of docs/TOOL.md#path-rules
 #   engine      bytes as up to 64 commands over a small path universe, invariants after each
 #   json        the JSON reader against serde_json
+#   bundle      real exports mutated and made-up bundles imported: a refusal writes nothing, a
+#               success keeps every store invariant and its export re-imports identically
 # FUZZ_TARGETS="path engine" picks some; FUZZ_SEED sets libFuzzer's seed for --runs (default 1).
 #
 # Stable Rust: cargo-fuzz's coverage flags (-Cpasses=sancov-module, -Cllvm-args=...) are stable;
@@ -34,7 +37,7 @@ case "${1:-}" in
   *[!0-9]*) echo "usage: bash scripts/fuzz.sh [SECONDS] | --runs N" >&2; exit 2 ;;
   *) seconds=$1 ;;
 esac
-read -r -a targets <<<"${FUZZ_TARGETS:-tool_input path engine json}"
+read -r -a targets <<<"${FUZZ_TARGETS:-tool_input path engine json bundle}"
 
 log() { printf 'fuzz: %s\n' "$*"; }
 
@@ -67,7 +70,10 @@ for target in "${targets[@]}"; do
   args=(-dict="$dict" -max_len=4096 -timeout=10 -print_final_stats=1)
   if [ -n "$runs" ]; then
     corpus="$logs/corpus-$target" # a throwaway corpus: the run starts from the seeds alone
-    args+=(-runs="$runs" -seed="${FUZZ_SEED:-1}" -max_total_time=120)
+    # An import is an export and a re-import too: the bundle target gets a quarter of the runs.
+    target_runs=$runs
+    [ "$target" = bundle ] && target_runs=$((runs / 4))
+    args+=(-runs="$target_runs" -seed="${FUZZ_SEED:-1}" -max_total_time=120)
   else
     corpus=fuzz/corpus/$target
     args+=(-max_total_time="$seconds")
