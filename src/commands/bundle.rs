@@ -70,7 +70,8 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
         item.str("content_sha256", &record.sha256)
             .int("content_size_bytes", record.size as i64)
             .str("created_at", &rfc3339(record.created_at))
-            .str("updated_at", &rfc3339(record.updated_at));
+            .str("updated_at", &rfc3339(record.updated_at))
+            .str("last_accessed_at", &rfc3339(record.last_used()));
         if include_versions {
             item.opt_str("memory_version_id", record.version.as_deref());
         }
@@ -138,6 +139,8 @@ pub(crate) struct BundleMemory {
     sha256: String,
     created_at: i64,
     updated_at: i64,
+    /// When the memory was last used, if the bundle says (optional).
+    accessed_at: Option<i64>,
     head: Option<String>,
 }
 
@@ -235,6 +238,10 @@ impl Bundle {
             memories.push(BundleMemory {
                 created_at: time_field(item, "created_at", &what)?,
                 updated_at: time_field(item, "updated_at", &what)?,
+                accessed_at: match item.field("last_accessed_at") {
+                    None | Some(Json::Null) => None,
+                    Some(_) => Some(time_field(item, "last_accessed_at", &what)?),
+                },
                 head: item
                     .field("memory_version_id")
                     .and_then(Json::as_str)
@@ -419,7 +426,7 @@ pub(crate) fn import(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, "import a bundle")?;
+    refuse_if_read_only(cx, snap, Voice::Host, "import a bundle")?;
     let existing_versions = Read::VersionIds;
     let mut reads = vec![Read::Subtree(String::new()), clock_read()];
     if bundle.versions.is_some() {
@@ -562,18 +569,29 @@ pub(crate) fn import(
                         updated_at: memory.updated_at,
                         version: memory.head.clone(),
                         content: memory.head.clone().unwrap_or_default(),
+                        // Not after the importing clock: a bundle cannot make a memory look
+                        // used in the future (and so never expire).
+                        accessed_at: memory.accessed_at.map(|at| at.min(cx.now)),
                     },
                 });
             }
             (_, Some(previous)) => {
                 history
-                    .with_times(memory.created_at, memory.updated_at)
+                    .with_times(
+                        memory.created_at,
+                        memory.updated_at,
+                        memory.accessed_at.map(|at| at.min(cx.now)),
+                    )
                     .modify(previous, &memory.key, Bytes::New(&memory.bytes));
             }
             (_, None) => {
                 added_files += 1;
                 history
-                    .with_times(memory.created_at, memory.updated_at)
+                    .with_times(
+                        memory.created_at,
+                        memory.updated_at,
+                        memory.accessed_at.map(|at| at.min(cx.now)),
+                    )
                     .create(&memory.key, Bytes::New(&memory.bytes), Some(&memory.id));
             }
         }

@@ -75,7 +75,7 @@ impl Operation {
             Operation::Tool(Ok(command)) => run_tool(command, cx, snap),
             Operation::HostWrite { path, bytes } => {
                 let path = path.clone()?;
-                refuse_if_read_only(cx, Voice::Model, &cat(&["write ", path.raw()]))?;
+                refuse_if_read_only(cx, snap, Voice::Model, &cat(&["write ", path.raw()]))?;
                 host::write(&path, bytes, cx, snap)
             }
             Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
@@ -89,6 +89,7 @@ fn run_tool(command: &ToolCommand, cx: &Context, snap: &Snapshot) -> Result<Outc
     if command.writes() {
         refuse_if_read_only(
             cx,
+            snap,
             Voice::Model,
             &cat(&[command.name(), " ", command.subject().raw()]),
         )?;
@@ -134,6 +135,12 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
             id,
             expected_sha256,
         } => memories::delete(id, expected_sha256.as_deref(), cx, snap),
+        HostCall::TouchMemories(keys) => memories::touch(keys, cx, snap),
+        HostCall::KeepMemory(id) => memories::keep(id, cx, snap),
+        HostCall::ExpireMemories {
+            older_than_days,
+            dry_run,
+        } => memories::expire(*older_than_days, *dry_run, cx, snap),
         HostCall::ListVersions(filter) => versions::list(filter, snap),
         HostCall::GetVersion(id) => versions::get(id, snap),
         HostCall::RedactVersion(id) => versions::redact(id, cx, snap),

@@ -22,6 +22,8 @@ import { decide, textOrBytes } from "./policy.js";
  * @property {MemoryToolErrorCode} [code]
  * @property {Write[]} writes
  * @property {unknown} [value]
+ * @property {string[]} [touched] store keys of memories a view used whose last use is a day
+ *   old or more (the tool records them later, see `memories.touch`)
  */
 /**
  * One write of an outcome, in the order storage must carry them out.
@@ -286,6 +288,7 @@ export async function perform(handles, task, options = {}) {
     );
     if (!progress || outcome.isError) {
       writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+      if (writes.length > 0) tx.finish?.();
       return;
     }
     // A transaction carries out its requests in order, so a cheap read issued after a batch
@@ -303,6 +306,7 @@ export async function perform(handles, task, options = {}) {
         });
       }
     });
+    if (total > 0) tx.finish?.();
   };
 
   try {
@@ -368,6 +372,10 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     }
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
+      return;
+    case "archived":
+      if (typeof tx.isArchived === "function") tx.isArchived((yes) => json(Boolean(yes)));
+      else json(false);
       return;
     case "count":
       tx.countFiles((n) => json(n));

@@ -144,6 +144,8 @@ export interface MountOptions {
   access?: MemoryAccess;
   /** What the model should keep there and how; at most 4,096 characters. In `systemPrompt()`. */
   instructions?: string;
+  /** This mount's expiry, as `MemoryToolOptions.expireAfterDays`. */
+  expireAfterDays?: number;
 }
 
 /** A mounted store, as `MemoryTool.mounts` shows it. */
@@ -286,6 +288,14 @@ export interface MemoryToolOptions {
    * memory is always kept.
    */
   retentionDays?: number;
+  /**
+   * Off by default. Memories neither viewed nor changed for this many whole days (1 to
+   * 36,500) are deleted as a normal version (`created_by: { type: "expiry" }`), so they stay
+   * restorable from the history until retention: in the background after the tool's first
+   * command (never delaying it), and on `memories.expire()`. Never in read-only mounts or
+   * archived stores. Last use is kept to a day's precision (docs/TOOL.md#last-use-and-expiry).
+   */
+  expireAfterDays?: number;
 }
 
 /**
@@ -330,6 +340,11 @@ export interface MemorySummary {
   memory_version_id: string | null;
   created_at: Rfc3339;
   updated_at: Rfc3339;
+  /**
+   * When the model last viewed or changed it, to a day's precision (a view records its use at
+   * most once a day; `updated_at` when newer). What expiry counts from.
+   */
+  last_accessed_at: Rfc3339;
 }
 
 /**
@@ -402,6 +417,30 @@ export interface MemoriesApi {
   update(id: string, params: UpdateMemoryParams): Promise<Memory>;
   /** Deletes a memory; its versions stay. */
   delete(id: string, options?: DeleteMemoryOptions): Promise<MemoryDeleted>;
+  /** Says the memory is still wanted: its last use becomes now (an expiry counts from today). */
+  keep(id: string, options?: StoreOption): Promise<MemorySummary>;
+  /**
+   * Deletes (or, with `dryRun`, lists) the memories neither viewed nor changed for
+   * `olderThanDays` (default: the tool's `expireAfterDays`), as versions by `{ type: "expiry" }`.
+   */
+  expire(options?: ExpireOptions): Promise<ExpireResult>;
+}
+
+/** `memories.expire` options. */
+export interface ExpireOptions extends StoreOption {
+  /** Whole days, 1 to 36,500; default the tool's (or mount's) `expireAfterDays`. */
+  olderThanDays?: number;
+  /** List what would go, change nothing. Default false. */
+  dryRun?: boolean;
+}
+
+/** What `memories.expire` resolves to: the memories that went (or would go), in path order. */
+export interface ExpireResult {
+  type: "memories_expired";
+  dry_run: boolean;
+  /** Memories last used before this time are expired. */
+  cutoff: Rfc3339;
+  data: MemorySummary[];
 }
 
 /** What a version records. A rename is `modified` with the new path. */
@@ -497,6 +536,8 @@ export interface BundleMemory {
   content_size_bytes: number;
   created_at: Rfc3339;
   updated_at: Rfc3339;
+  /** When the memory was last used (optional; an import keeps it, never after its own clock). */
+  last_accessed_at?: Rfc3339;
   /** With versions only: the memory's head. */
   memory_version_id?: string | null;
 }
@@ -629,6 +670,8 @@ export class MemoryTool {
   readonly memories: MemoriesApi;
   /** The history API. Throws `MemoryToolError`s with the core's codes. */
   readonly versions: VersionsApi;
+  /** Per-store host state kept beside the memories (see `StateApi`). */
+  readonly state: StateApi;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**
@@ -662,6 +705,8 @@ export interface FileRecord {
   version?: string | null;
   /** The key of the bytes in the content store; absent in old records: then the memory id. */
   content?: string;
+  /** When the model last viewed or changed it (epoch ms, a day's precision); absent in old records. */
+  accessedAt?: number;
 }
 
 /** A version as stored; `id` is the key. */
@@ -704,6 +749,19 @@ export interface EventScope {
 }
 
 /** An open store. */
+/**
+ * `MemoryTool.state`: small per-store JSON values the host keeps in the store's own database
+ * (sync baselines and the like). Not memories: no versions, no events, never shown to the model.
+ */
+export interface StateApi {
+  /** The value stored under `name`, or undefined. */
+  get(name: string, options?: StoreOption): Promise<unknown>;
+  /** Stores a copy of `value` (JSON data) under `name`; `INVALID_INPUT` for anything else. */
+  set(name: string, value: unknown, options?: StoreOption): Promise<void>;
+  /** Deletes the value under `name` (nothing if there is none). */
+  delete(name: string, options?: StoreOption): Promise<void>;
+}
+
 export interface StoreHandle {
   /**
    * Runs `body` inside one transaction; resolves after commit, rejects after abort (with a
@@ -759,7 +817,10 @@ export interface StorageTx {
   getVersionsBelow(id: string, cb: (records: VersionRecord[]) => void): void;
   /** The ids of the versions whose `content` is `key`. */
   getVersionIdsWithContent(key: string, cb: (ids: string[]) => void): void;
-  /** The highest version id, or null. */
+  /**
+   * The highest version id the store has held, or null: a deleted version's id still counts,
+   * so the ids of later versions stay above every id ever given out.
+   */
   getNewestVersionId(cb: (id: string | null) => void): void;
   /** Every version id. */
   getVersionIds(cb: (ids: string[]) => void): void;
@@ -779,6 +840,27 @@ export interface StorageTx {
   deleteContent(id: string): void;
   putVersion(record: VersionRecord): void;
   deleteVersion(id: string): void;
+  /**
+   * Optional: called after a command's last write, so a storage that keeps derived records
+   * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
+   */
+  finish?(): void;
+  /**
+   * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
+   * was opened). A storage without it is never archived in itself; mounts still refuse.
+   */
+  isArchived?(cb: (yes: boolean) => void): void;
+  /** Optional: marks the store archived at `at` (epoch ms), for good (`MemoryStores.archive`). */
+  setArchived?(at: number): void;
+  /**
+   * Optional (required by `MemoryTool.state`): the host's per-store state under `name`, or
+   * undefined. Values are JSON data.
+   */
+  getState?(name: string, cb: (value: unknown) => void): void;
+  /** Optional (required by `MemoryTool.state`): stores `value` under `name`. */
+  putState?(name: string, value: unknown): void;
+  /** Optional (required by `MemoryTool.state`): deletes the state under `name`. */
+  deleteState?(name: string): void;
 }
 
 /** Options of `IndexedDbStorage`. */

@@ -22,6 +22,9 @@ pub enum Read {
     HasChildren(String),
     /// How many files the store holds.
     Count,
+    /// Whether the store is archived (read-only for good, whoever opened it and when). Every
+    /// task that may write asks it in its first round.
+    Archived,
     /// The bytes stored under a content key.
     Content(String),
     /// The file record of a memory id (the files' `id` index).
@@ -77,7 +80,7 @@ impl std::hash::Hash for Read {
             | Read::VersionsBelow(s)
             | Read::VersionsWithContent(s)
             | Read::Listing(s) => s.hash(state),
-            Read::Count | Read::NewestVersionId | Read::VersionIds => {}
+            Read::Count | Read::Archived | Read::NewestVersionId | Read::VersionIds => {}
             Read::VersionsDesc {
                 memory,
                 below,
@@ -171,6 +174,10 @@ pub struct Outcome {
     pub writes: Vec<Write>,
     /// JSON data for host calls (a listing), when there is any.
     pub value: Option<String>,
+    /// Store keys of the memories this command used without changing them (a `view`) whose
+    /// last use is a day old or more: the host records their use later, in a write of its own
+    /// (docs/TOOL.md#last-use-and-expiry), so a view stays one read-only transaction.
+    pub touched: Vec<String>,
 }
 
 impl Outcome {
@@ -180,6 +187,7 @@ impl Outcome {
             error: None,
             writes,
             value: None,
+            touched: Vec::new(),
         }
     }
 
@@ -189,6 +197,7 @@ impl Outcome {
             error: Some(error.code),
             writes: Vec::new(),
             value: error.detail.as_ref().map(Detail::to_json),
+            touched: Vec::new(),
         }
     }
 
@@ -199,6 +208,7 @@ impl Outcome {
             error: None,
             writes,
             value: Some(json),
+            touched: Vec::new(),
         }
     }
 
