@@ -172,6 +172,36 @@ fn an_import_s_own_versions_sort_after_the_bundle_s() {
     assert!(targets::check_import(&mut behind, &bundle, "fail"));
 }
 
+#[test]
+fn a_head_the_store_already_holds_gets_a_version_of_its_own() {
+    // An old export of this very store, imported back over a later edit: the memory returns to
+    // the bundle's content with a new head, not with the file pointing at the old version.
+    let mut store = targets::seeded_history_store();
+    let old = targets::real_bundles()[0].clone();
+    store.execute(
+        r#"{"command":"str_replace","path":"/memories/a.md","old_str":"uno","new_str":"eins"}"#,
+    );
+    assert!(targets::check_import(&mut store, &old, "overwrite"));
+    assert_eq!(store.text_at("/a.md"), Some("uno\ntwo\n"));
+    // A bundle that borrows the id of a version this store redacted, for another memory at
+    // another path: the file must not point at the redacted version (it has no content).
+    let mut store = targets::seeded_history_store();
+    let redacted = store
+        .versions
+        .values()
+        .find(|v| v.redacted_at.is_some())
+        .map(|v| v.id.clone())
+        .unwrap_or_default();
+    let content = "borrowed";
+    let bundle = format!(
+        r#"{{"format":"memory-tool-wasm/bundle","format_version":1,"memories":[{{"id":"mem_zzzzzzzzzzzzzzzzzzzzzzzz","path":"/new.md","content":"{content}","content_sha256":"{sha}","content_size_bytes":8,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","memory_version_id":"{redacted}"}}],"versions":[{{"id":"{redacted}","memory_id":"mem_zzzzzzzzzzzzzzzzzzzzzzzz","operation":"created","path":"/new.md","content":"{content}","content_sha256":"{sha}","content_size_bytes":8,"created_at":"2026-01-01T00:00:00Z","created_by":{{"type":"import"}},"redacted_at":null}}]}}"#,
+        sha = memory_tool_wasm::sha256_hex(content.as_bytes())
+    );
+    let bundle = Json::parse(&bundle).unwrap_or(Json::Null);
+    assert!(targets::check_import(&mut store, &bundle, "fail"));
+    assert_eq!(store.text_at("/new.md"), Some(content));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

@@ -544,7 +544,16 @@ pub(crate) fn import(
         }
         imported_ids.insert(memory.id.as_str());
         match (&bundle.versions, same_id) {
-            (Some(_), previous) if memory.head.is_some() => {
+            // A head this store already holds as a version (an old export of this very
+            // store, after a redaction or a later edit; a bundle that borrows another memory's
+            // version id) is not written again, and the file must not point at whatever the
+            // store keeps under that id: the memory gets a version of its own instead.
+            (Some(_), previous)
+                if memory
+                    .head
+                    .as_deref()
+                    .is_some_and(|h| !known_versions.contains(h)) =>
+            {
                 // The bundle's history is the record: the file points at its head version.
                 if let Some(old) = previous.filter(|r| r.path != memory.key) {
                     history.push(Write::DeleteFile {
