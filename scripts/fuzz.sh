@@ -3,9 +3,8 @@
 #
 #   bash scripts/fuzz.sh [SECONDS]     each target for SECONDS (default 300); the corpus grows in
 #                                      fuzz/corpus/<target>/ (git-ignored) and is kept between runs
-#   bash scripts/fuzz.sh --runs N      each target for N executions (bundle: N/4) from the committed
-#                                      seeds only, with a fixed random seed (what
-#                                      scripts/fuzz-smoke.sh runs)
+#   bash scripts/fuzz.sh --runs N      each target for N executions from the committed seeds only,
+#                                      with a fixed random seed (what scripts/fuzz-smoke.sh runs)
 #
 # Targets (fuzz/fuzz_targets/, bodies and invariants in fuzz/src/lib.rs):
 #   tool_input  arbitrary bytes as tool input: parsed, then run on a small store
@@ -70,10 +69,7 @@ for target in "${targets[@]}"; do
   args=(-dict="$dict" -max_len=4096 -timeout=10 -print_final_stats=1)
   if [ -n "$runs" ]; then
     corpus="$logs/corpus-$target" # a throwaway corpus: the run starts from the seeds alone
-    # An import is an export and a re-import too: the bundle target gets a quarter of the runs.
-    target_runs=$runs
-    [ "$target" = bundle ] && target_runs=$((runs / 4))
-    args+=(-runs="$target_runs" -seed="${FUZZ_SEED:-1}" -max_total_time=120)
+    args+=(-runs="$runs" -seed="${FUZZ_SEED:-1}" -max_total_time=120)
   else
     corpus=fuzz/corpus/$target
     args+=(-max_total_time="$seconds")
