@@ -101,6 +101,9 @@ struct Prefixed {
     /// The longest run of letters and digits the part must hold (slugs and CSS classes such
     /// as `sk-hynix-memory-prices-2026` are words between dashes).
     run: usize,
+    /// Whether the prefix must start a token (not follow `A-Z a-z 0-9 - _`): a prefix of three
+    /// characters turns up inside base64url data too often to be glued to anything.
+    word_start: bool,
 }
 
 const fn prefixed(
@@ -117,6 +120,7 @@ const fn prefixed(
         max: None,
         classes: 2,
         run: 0,
+        word_start: false,
     }
 }
 
@@ -152,7 +156,10 @@ const PREFIXED: &[Prefixed] = &[
     prefixed("github_pat_", GITHUB, is_word_char, 22),
     prefixed("glpat-", "a GitLab token", is_token_char, 20),
     prefixed("npm_", "an npm token", is_alnum, 36),
-    prefixed("hf_", "a Hugging Face token", is_alnum, 30),
+    Prefixed {
+        word_start: true,
+        ..prefixed("hf_", "a Hugging Face token", is_alnum, 30)
+    },
     Prefixed {
         run: 10,
         ..prefixed("xoxb-", SLACK, is_token_char, 20)
@@ -201,6 +208,10 @@ pub(crate) fn find_credential(text: &str) -> Option<&'static str> {
 fn prefixed_key(text: &str, shape: &Prefixed) -> Option<&'static str> {
     let bytes = text.as_bytes();
     match_indices(text, shape.prefix).find_map(|at| {
+        let glued = at > 0 && bytes.get(at - 1).is_some_and(|b| is_token_char(*b));
+        if shape.word_start && glued {
+            return None;
+        }
         let body = run(bytes, at + shape.prefix.len(), shape.body);
         let fits = body.len() >= shape.min && shape.max.is_none_or(|max| body.len() <= max);
         (fits && looks_random(body, shape.classes) && longest_alnum_run(body) >= shape.run)
@@ -381,6 +392,8 @@ fn is_placeholder_password(password: &[u8]) -> bool {
         "your_password",
         "placeholder",
         "token",
+        "guest",
+        "anonymous",
     ];
     let lower = password.to_ascii_lowercase();
     matches!(
