@@ -6,8 +6,9 @@
 //! example keys and placeholders pass.
 //!
 //! Content is read in every text encoding it can be decoded as: UTF-8; UTF-16 LE and BE (with a
-//! byte-order mark, or without one when the bytes hold a NUL); and, for bytes that are not UTF-8,
-//! Latin-1 (one byte, one character), which shows the ASCII of any ASCII-based encoding.
+//! byte-order mark, or without one when a quarter of the bytes on one side are NUL, as in UTF-16
+//! text); and, for bytes that are not UTF-8, Latin-1 (one byte, one character), which shows the
+//! ASCII of any ASCII-based encoding.
 
 use crate::format::render::base64_decode;
 use crate::format::search::match_indices;
@@ -39,7 +40,7 @@ fn decodings(bytes: &[u8]) -> Vec<Cow<'_, str>> {
     match bytes {
         [0xFF, 0xFE, rest @ ..] => texts.push(Cow::Owned(utf16(rest, u16::from_le_bytes))),
         [0xFE, 0xFF, rest @ ..] => texts.push(Cow::Owned(utf16(rest, u16::from_be_bytes))),
-        _ if bytes.contains(&0) => {
+        _ if looks_like_utf16(bytes) => {
             texts.push(Cow::Owned(utf16(bytes, u16::from_le_bytes)));
             texts.push(Cow::Owned(utf16(bytes, u16::from_be_bytes)));
         }
@@ -49,6 +50,24 @@ fn decodings(bytes: &[u8]) -> Vec<Cow<'_, str>> {
         texts.push(Cow::Owned(bytes.iter().map(|b| char::from(*b)).collect()));
     }
     texts
+}
+
+/// Whether `bytes` without a byte-order mark may be UTF-16 text: at least a quarter of the
+/// bytes at even or at odd offsets are NUL (ASCII in UTF-16 has a NUL beside every letter;
+/// other binary data, a NUL in 256 bytes).
+fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let (mut even, mut odd) = (0usize, 0usize);
+    for (i, b) in bytes.iter().enumerate() {
+        if *b == 0 {
+            if i % 2 == 0 {
+                even += 1;
+            } else {
+                odd += 1;
+            }
+        }
+    }
+    let half = bytes.len() / 2;
+    half > 0 && (even * 4 >= half || odd * 4 >= half)
 }
 
 /// `bytes` as UTF-16 code units read by `unit`, unpaired surrogates as U+FFFD (a last odd
