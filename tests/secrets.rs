@@ -282,3 +282,117 @@ fn the_content_refusal_text_is_unchanged() {
         )
     );
 }
+
+mod arbitrary_content {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces that reach every matcher: prefixes, armour lines, separators, random runs,
+    /// NULs and bytes that are not UTF-8.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        let fixed = prop::sample::select(vec![
+            "sk-",
+            "sk-ant-",
+            "sk-proj-",
+            "AKIA",
+            "ASIA",
+            "AIza",
+            "ghp_",
+            "github_pat_",
+            "glpat-",
+            "npm_",
+            "hf_",
+            "xoxb-",
+            "sk_live_",
+            "rk_live_",
+            "whsec_",
+            "SG.",
+            "eyJ",
+            ".",
+            "-",
+            "_",
+            "/",
+            ":",
+            "@",
+            "://",
+            "postgres://",
+            "hooks.slack.com/services/",
+            "discord.com/api/webhooks/",
+            "-----BEGIN PRIVATE KEY-----",
+            "-----END",
+            "PuTTY-User-Key-File-3:",
+            "Private-Lines: 1",
+            "\n",
+            "\\n",
+            " ",
+            "Authorization: Basic ",
+            "Authorization: Bearer ",
+            "AccountKey=",
+            "aws_secret_access_key=",
+            "%2D",
+            "%",
+            "EXAMPLE",
+            "xxxx",
+            "M",
+            "N",
+            "O",
+        ])
+        .prop_map(|s| s.as_bytes().to_vec());
+        prop_oneof![
+            fixed,
+            "[A-Za-z0-9+/=_-]{1,60}".prop_map(String::into_bytes),
+            prop::collection::vec(any::<u8>(), 1..8),
+            Just(vec![0u8]),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Whatever the content, the filter answers without a panic: the write is stored, or
+        /// refused with the one text and nothing written.
+        #[test]
+        fn any_content_is_stored_or_refused_with_the_one_text(
+            pieces in prop::collection::vec(piece(), 0..24),
+        ) {
+            let bytes: Vec<u8> = pieces.concat();
+            let mut store = filtered();
+            let outcome = store.run(Operation::host_write("/memories/x.md", bytes));
+            let (text, is_error) = result(&outcome);
+            if is_error {
+                prop_assert!(
+                    text.starts_with("Error: Cannot write /memories/x.md: the content looks like it holds ")
+                        && text.ends_with("; memories must not store secrets"),
+                    "{}", text
+                );
+                prop_assert!(store.files.is_empty() && store.versions.is_empty());
+            }
+        }
+
+        /// The same for a path: created, refused by the filter with the path text, or refused
+        /// by the path rules.
+        #[test]
+        fn any_name_is_created_or_refused_with_a_known_text(
+            pieces in prop::collection::vec(piece(), 1..10),
+        ) {
+            let name = String::from_utf8_lossy(&pieces.concat()).into_owned();
+            let path = format!("/memories/{name}");
+            let mut store = filtered();
+            let outcome = store.execute(&format!(
+                r#"{{"command":"create","path":{},"file_text":"x"}}"#,
+                q(&path)
+            ));
+            let (text, is_error) = result(&outcome);
+            if is_error {
+                prop_assert!(store.files.is_empty());
+                prop_assert!(
+                    text.contains(": the path looks like it holds ")
+                        || text.starts_with("Error: Invalid path")
+                        || text.starts_with("Error: Path ")
+                        || text.starts_with("Error: Cannot create"),
+                    "{}", text
+                );
+            }
+        }
+    }
+}
