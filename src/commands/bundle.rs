@@ -56,17 +56,37 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     );
     snap.need(keys)?;
 
+    // A damaged store still exports what can be read (docs/TOOL.md#damaged-records): records
+    // that cannot be read and memories or versions whose content is missing are left out, and
+    // the bundle says which under `skipped`.
+    let mut skipped = String::new();
+    let mut skip = |what: &str, key: &str, reason: &str| {
+        skipped.push(if skipped.is_empty() { '[' } else { ',' });
+        ObjectWriter::new(&mut skipped)
+            .str(what, key)
+            .str("reason", reason)
+            .finish();
+    };
+    let mut damaged: Vec<&String> = snap.damaged_below("").iter().collect();
+    damaged.sort();
+    for key in damaged {
+        skip("path", key, "its record cannot be read");
+    }
     let mut out = String::new();
     let mut bundle = ObjectWriter::new(&mut out);
     bundle.str("format", FORMAT).int("format_version", 1);
     let mut memories = String::from("[");
-    for (i, record) in records.iter().enumerate() {
-        if i > 0 {
+    for record in records.iter() {
+        let Some(bytes) = snap.content(&record.content) else {
+            skip("path", &record.path, "its content is missing");
+            continue;
+        };
+        if memories.len() > 1 {
             memories.push(',');
         }
         let mut item = ObjectWriter::new(&mut memories);
         item.str("id", &record.id).str("path", &record.path);
-        write_content_members(&mut item, snap.content(&record.content).unwrap_or_default());
+        write_content_members(&mut item, bytes);
         item.str("content_sha256", &record.sha256)
             .int("content_size_bytes", record.size as i64)
             .str("created_at", &rfc3339(record.created_at))
@@ -81,11 +101,15 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     bundle.raw("memories", &memories);
     if include_versions {
         let mut history = String::from("[");
-        for (i, version) in versions.iter().enumerate() {
-            if i > 0 {
+        for version in versions.iter() {
+            let content = version.content.as_deref().and_then(|k| snap.content(k));
+            if content.is_none() && version.content.is_some() && version.redacted_at.is_none() {
+                skip("version_id", &version.id, "its content is missing");
+                continue;
+            }
+            if history.len() > 1 {
                 history.push(',');
             }
-            let content = version.content.as_deref().and_then(|k| snap.content(k));
             let mut item = ObjectWriter::new(&mut history);
             item.str("id", &version.id)
                 .str("memory_id", &version.memory_id)
@@ -106,6 +130,10 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
         }
         history.push(']');
         bundle.raw("versions", &history);
+    }
+    if !skipped.is_empty() {
+        skipped.push(']');
+        bundle.raw("skipped", &skipped);
     }
     bundle.finish();
     Ok(Outcome::value(out, vec![]))

@@ -33,6 +33,10 @@ pub enum HostCall {
         expected_sha256: Option<String>,
     },
     TouchMemories(Vec<String>),
+    /// `check()` / `repair()`: find (and with `repair`, remove) what cannot be read.
+    Check {
+        repair: bool,
+    },
     KeepMemory(String),
     ExpireMemories {
         older_than_days: i64,
@@ -142,6 +146,7 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
         "memories.update" => &["id", "path", "content", "precondition"],
         "memories.delete" => &["id", "expected_content_sha256"],
         "memories.touch" => &["paths"],
+        "check" | "repair" => &[],
         "memories.keep" => &["id"],
         "memories.expire" => &["older_than_days", "dry_run"],
         "versions.list" => &[
@@ -249,6 +254,8 @@ impl HostCall {
                 _ => return Err(bad("`paths` must be an array of store paths".into())),
             }),
             "memories.keep" => HostCall::KeepMemory(args.required("id")?.to_string()),
+            "check" => HostCall::Check { repair: false },
+            "repair" => HostCall::Check { repair: true },
             "memories.expire" => HostCall::ExpireMemories {
                 older_than_days: args
                     .integer("older_than_days")?
@@ -325,6 +332,7 @@ impl HostCall {
                 | HostCall::Export { .. }
                 | HostCall::ListStores { .. }
                 | HostCall::GetStore(_)
+                | HostCall::Check { repair: false }
         )
     }
 }

@@ -373,6 +373,12 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
       return;
+    case "contentKeys":
+      if (typeof tx.getContentKeys !== "function") {
+        throw new MemoryToolError("STORAGE_FAILED", "This storage cannot list its content keys (getContentKeys), which check and repair need.");
+      }
+      tx.getContentKeys((keys) => json(keys));
+      return;
     case "archived":
       if (typeof tx.isArchived === "function") tx.isArchived((yes) => json(Boolean(yes)));
       else json(false);

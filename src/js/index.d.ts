@@ -87,6 +87,8 @@ export type MemoryToolErrorCode =
   | "ARCHIVED"
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
+  | "STORE_VANISHED"
+  | "DAMAGED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -426,6 +428,27 @@ export interface MemoriesApi {
   expire(options?: ExpireOptions): Promise<ExpireResult>;
 }
 
+/** What `usage` resolves to. */
+export interface StorageUsage {
+  /** The store's memories and the bytes of their current contents (history not included). */
+  files: number;
+  bytes: number;
+  /** The origin's usage and quota in bytes, as the browser estimates them; null if unknown. */
+  origin: { usage: number; quota: number } | null;
+  /** Whether the origin's storage is persisted (not evicted under pressure); null if unknown. */
+  persisted: boolean | null;
+}
+
+/** What `check` and `repair` resolve to. */
+export interface CheckResult {
+  type: "store_check";
+  /** File records in the store, readable or not (before a repair). */
+  files: number;
+  /** Whether what was found was taken out. */
+  repaired: boolean;
+  damaged: Array<{ path: string; problem: "record" | "content"; memory_id?: string | null }>;
+}
+
 /** `memories.expire` options. */
 export interface ExpireOptions extends StoreOption {
   /** Whole days, 1 to 36,500; default the tool's (or mount's) `expireAfterDays`. */
@@ -448,12 +471,14 @@ export type VersionOperation = "created" | "modified" | "deleted";
 
 /**
  * Who made a change. A tool opened with `mounts` also records its `session_id` (see
- * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through.
+ * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through. A
+ * restore adds `restored_from`, the version it brought back; expiry is `{ type: "expiry" }`.
  */
 export type VersionActor =
   | { type: "tool"; tool_use_id: string | null; session_id?: string; mount_path?: string }
-  | { type: "api"; session_id?: string; mount_path?: string }
+  | { type: "api"; session_id?: string; mount_path?: string; restored_from?: string }
   | { type: "import"; session_id?: string; mount_path?: string }
+  | { type: "expiry"; session_id?: string; mount_path?: string }
   | { type: string; [key: string]: unknown };
 
 /** An immutable entry of a store's history (the memory stores API's `memory_version`). */
@@ -564,6 +589,11 @@ export interface Bundle {
   memories: BundleMemory[];
   /** With `include_versions`: the retained history, oldest first. */
   versions?: BundleVersion[];
+  /**
+   * From a damaged store only: what the export left out because it cannot be read (a
+   * record, a memory's or a version's content). Ignored by import.
+   */
+  skipped?: Array<{ path?: string; version_id?: string; reason: string }>;
 }
 
 /** `export` options. */
@@ -617,8 +647,25 @@ export interface ChangeEvent {
   origin: "local" | "remote";
 }
 
+/**
+ * The store held memories and its database is gone, deleted outside this package (another
+ * tab, cleared site data, a browser that dropped a corrupt database): its commands fail with
+ * `STORE_VANISHED` and nothing is recreated until the host calls `storage.startOver(store)`
+ * (then imports a backup or syncs again). Said once per tool and store.
+ */
+export interface StoreVanishedEvent {
+  type: "vanished";
+  store: string;
+  /** How many memories it was last seen holding, if known. */
+  files: number | null;
+  origin: "local" | "remote";
+}
+
+/** What `subscribe` listeners hear. */
+export type StoreEvent = ChangeEvent | StoreVanishedEvent;
+
 /** A `subscribe` listener. What it throws is reported, and harms nothing else. */
-export type ChangeListener = (event: ChangeEvent) => void;
+export type ChangeListener = (event: StoreEvent) => void;
 
 /** Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores. */
 export class MemoryTool {
@@ -672,6 +719,25 @@ export class MemoryTool {
   readonly versions: VersionsApi;
   /** Per-store host state kept beside the memories (see `StateApi`). */
   readonly state: StateApi;
+  /**
+   * How much a store holds (its files and their bytes, from the store's metadata: no scan), and
+   * what the browser says of the whole origin (`navigator.storage.estimate()`, `persisted()`;
+   * null where there is no such API).
+   */
+  usage(options?: StoreOption): Promise<StorageUsage>;
+  /**
+   * Asks the browser to keep this origin's storage under pressure instead of evicting it
+   * (`navigator.storage.persist()`); resolves with whether it is persisted (false where the
+   * API is missing). Browsers may grant it silently, prompt, or refuse.
+   */
+  persist(): Promise<boolean>;
+  /**
+   * Finds what in a store cannot be read (malformed records, missing contents), reading no
+   * content; changes nothing (docs/TOOL.md#damaged-records).
+   */
+  check(options?: StoreOption): Promise<CheckResult>;
+  /** `check`, then removes what it found in one transaction (a missing content: deleted as a version). */
+  repair(options?: StoreOption): Promise<CheckResult>;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**
@@ -845,6 +911,10 @@ export interface StorageTx {
    * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
    */
   finish?(): void;
+  /** Optional (required by `MemoryTool.usage`): the file count and the bytes of the files. */
+  getUsage?(cb: (usage: { files: number; bytes: number }) => void): void;
+  /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */
+  getContentKeys?(cb: (keys: string[]) => void): void;
   /**
    * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
    * was opened). A storage without it is never archived in itself; mounts still refuse.
@@ -893,6 +963,12 @@ export class IndexedDbStorage implements MemoryStorage {
    * package (it is deleted once that tab lets go).
    */
   destroy(store: string): Promise<void>;
+  /**
+   * After `STORE_VANISHED` (the store's database, which held memories, was deleted outside
+   * this package): lets the next open or command create it again, empty. Import a backup or
+   * sync again afterwards.
+   */
+  startOver(store: string): Promise<void>;
 }
 
 /**

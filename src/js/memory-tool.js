@@ -2,7 +2,7 @@
 // has the transaction driver (driver.js) run it; no command logic lives here: texts and rules
 // come from the core.
 
-import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor } from "./errors.js";
+import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor, toStorageError } from "./errors.js";
 import {
   API_ACTOR,
   LONE_SURROGATE,
@@ -85,6 +85,8 @@ export class MemoryTool {
   #usedTimer = null;
   /** Per mount, the expiry in days (`expireAfterDays`), or undefined. @type {Array<number | undefined>} */
   #expiry = [];
+  /** The mounts whose store was found vanished (told to subscribers once). @type {Set<number>} */
+  #vanished = new Set();
   /** The background expiry, until it started: runs after the first command, or after a while. */
   #expiryPending = /** @type {(() => void) | null} */ (null);
 
@@ -433,6 +435,84 @@ export class MemoryTool {
   }
 
   /**
+   * How much a store holds, and what the browser says of the origin's storage.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").StorageUsage>}
+   */
+  async usage(options) {
+    this.#checkOpen();
+    const { store, ...rest } = optionsArg("usage", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "usage: the only option is store.");
+    const handle = this.#handles[this.#mountOf("usage", store)];
+    /** @type {{ files: number, bytes: number } | undefined} */
+    let counted;
+    try {
+      await handle.transaction("readonly", (tx) => {
+        if (typeof tx.getUsage !== "function") {
+          throw new MemoryToolError("STORAGE_FAILED", "This storage cannot say how much it holds (getUsage).");
+        }
+        tx.getUsage((usage) => (counted = usage));
+      });
+    } catch (error) {
+      throw toStorageError(error);
+    }
+    const manager = /** @type {any} */ (globalThis).navigator?.storage;
+    /** @type {{ usage: number, quota: number } | null} */
+    let origin = null;
+    /** @type {boolean | null} */
+    let persisted = null;
+    try {
+      if (typeof manager?.estimate === "function") {
+        const { usage = 0, quota = 0 } = await manager.estimate();
+        origin = { usage, quota };
+      }
+      if (typeof manager?.persisted === "function") persisted = Boolean(await manager.persisted());
+    } catch {
+      // Not allowed here (an opaque origin, a worker without it): unknown.
+    }
+    return { files: counted?.files ?? 0, bytes: counted?.bytes ?? 0, origin, persisted };
+  }
+
+  /**
+   * Asks the browser to persist this origin's storage; resolves with whether it is persisted.
+   * @returns {Promise<boolean>}
+   */
+  async persist() {
+    this.#checkOpen();
+    const manager = /** @type {any} */ (globalThis).navigator?.storage;
+    if (typeof manager?.persist !== "function") return false;
+    try {
+      return Boolean(await manager.persist());
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Finds what in a store cannot be read (a malformed file record, a memory whose content is
+   * missing), reading no content (docs/TOOL.md#damaged-records). Changes nothing.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async check(options) {
+    const { store, ...rest } = optionsArg("check", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "check: the only option is store.");
+    return this.#host("check", {}, this.#mountOf("check", store));
+  }
+
+  /**
+   * `check`, then takes out what it found, in one transaction: a malformed record is removed,
+   * a memory whose content is missing is deleted as a version. Refused on read-only mounts.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async repair(options) {
+    const { store, ...rest } = optionsArg("repair", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "repair: the only option is store.");
+    return this.#host("repair", {}, this.#mountOf("repair", store));
+  }
+
+  /**
    * Exports a store as a bundle: every memory with its content (and, with
    * `include_versions`, the retained history), in the memory stores API's shapes. With
    * several mounts, `store` says which (default the first).
@@ -586,7 +666,19 @@ export class MemoryTool {
   async #perform(task, progress) {
     const mount = this.#mounts[task.mount()];
     const index = task.mount();
-    const outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+    /** @type {Outcome} */
+    let outcome;
+    try {
+      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+    } catch (error) {
+      if (mount && error instanceof MemoryToolError && error.code === "STORE_VANISHED" && !this.#vanished.has(index)) {
+        // Said once per mount: the store held memories and its database is gone.
+        this.#vanished.add(index);
+        const files = /** @type {{ files?: unknown }} */ (error).files;
+        mount.feed.publish([{ type: "vanished", store: mount.store, files: typeof files === "number" ? files : null }]);
+      }
+      throw error;
+    }
     const writes = outcome.writes ?? [];
     if (mount && writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
     if (mount && outcome.touched && outcome.touched.length > 0 && mount.access === "read_write") {

@@ -400,6 +400,12 @@ class InMemoryTx {
     cb(this.#data.newestVersion);
   }
 
+  /** @param {(keys: string[]) => void} cb */
+  getContentKeys(cb) {
+    this.#checkActive();
+    cb([...this.#data.contents.keys()].sort());
+  }
+
   /** @param {(ids: string[]) => void} cb */
   getVersionIds(cb) {
     this.#checkActive();
@@ -475,6 +481,14 @@ class InMemoryTx {
     const before = this.#data.versions.get(id);
     this.#undo.push(() => this.#data.setVersion(id, before));
     this.#data.setVersion(id, undefined);
+  }
+
+  /** @param {(usage: { files: number, bytes: number }) => void} cb */
+  getUsage(cb) {
+    this.#checkActive();
+    let bytes = 0;
+    for (const record of this.#data.files.values()) if (typeof record.size === "number") bytes += record.size;
+    cb({ files: this.#data.files.size, bytes });
   }
 
   /** @param {(yes: boolean) => void} cb */

@@ -66,6 +66,30 @@ impl FileRecord {
             .collect()
     }
 
+    /// `list_from_json`, keeping going past records it cannot read: the good ones, and the
+    /// keys (their `path`, when that much is readable) of the others. `None` only when the
+    /// text is not an array of objects.
+    pub fn list_from_json_lenient(text: &str) -> Option<(Vec<FileRecord>, Vec<String>)> {
+        let items = crate::format::json::parse_object_array(
+            text,
+            RecordFields::default,
+            RecordFields::set,
+        )?;
+        let mut records = Vec::with_capacity(items.len());
+        let mut damaged = Vec::new();
+        for item in items {
+            let key = match &item.path {
+                Some(Scalar::Str(path)) => path.clone(),
+                _ => String::new(),
+            };
+            match item.finish() {
+                Some(record) => records.push(record),
+                None => damaged.push(key),
+            }
+        }
+        Some((records, damaged))
+    }
+
     /// Appends the record as the adapter stores it.
     pub fn write_json(&self, out: &mut String) {
         let mut object = ObjectWriter::new(out);

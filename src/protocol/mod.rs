@@ -5,7 +5,7 @@
 mod snapshot;
 mod wire;
 
-pub(crate) use snapshot::{Prehashed, Snapshot, Stop};
+pub(crate) use snapshot::{Damage, Prehashed, Snapshot, Stop};
 
 use crate::format::listing::ListingEntry;
 use crate::model::error::{Detail, ErrorCode, ToolError};
@@ -46,6 +46,8 @@ pub enum Read {
     NewestVersionId,
     /// Every version id of the store.
     VersionIds,
+    /// Every key of the content store (`check`).
+    ContentKeys,
     /// The path and size of every file below a directory key (the directory view).
     Listing(String),
     /// `Listing` of the whole tree of mount number `n`, for the view of `/memories` when it
@@ -80,7 +82,11 @@ impl std::hash::Hash for Read {
             | Read::VersionsBelow(s)
             | Read::VersionsWithContent(s)
             | Read::Listing(s) => s.hash(state),
-            Read::Count | Read::Archived | Read::NewestVersionId | Read::VersionIds => {}
+            Read::Count
+            | Read::Archived
+            | Read::NewestVersionId
+            | Read::VersionIds
+            | Read::ContentKeys => {}
             Read::VersionsDesc {
                 memory,
                 below,
@@ -109,7 +115,10 @@ impl std::hash::Hash for Read {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
     File(Option<FileRecord>),
-    Subtree(Vec<FileRecord>),
+    /// A file read whose record is there but cannot be read (docs/TOOL.md#damaged-records).
+    DamagedFile,
+    /// The records below a key, and the keys of those that cannot be read.
+    Subtree(Vec<FileRecord>, Vec<String>),
     Listing(Vec<ListingEntry>),
     HasChildren(bool),
     Count(u64),
