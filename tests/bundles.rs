@@ -202,6 +202,28 @@ fn a_head_the_store_already_holds_gets_a_version_of_its_own() {
     assert_eq!(store.text_at("/new.md"), Some(content));
 }
 
+#[test]
+fn a_damaged_store_s_export_leaves_out_the_history_of_what_it_left_out_and_imports() {
+    // A memory whose content is missing from storage is left out of an export
+    // (docs/TOOL.md#damaged-records); so is its history, which would say it is live.
+    let mut store = targets::seeded_history_store();
+    let key = store.files["/notes/c.md"].content.clone();
+    store.contents.remove(&key);
+    let export = store.run(Operation::host(
+        r#"{"call":"export","include_versions":true}"#,
+    ));
+    assert!(!export.is_error(), "{}", export.text_content());
+    let text = export.value.unwrap_or_default();
+    assert!(
+        text.contains(r#""reason":"its memory was left out""#),
+        "{text}"
+    );
+    let bundle = Json::parse(&text).unwrap_or(Json::Null);
+    let mut fresh = MemStore::new(Config::default());
+    assert!(targets::check_import(&mut fresh, &bundle, "fail"));
+    assert!(!fresh.files.contains_key("/notes/c.md") && fresh.files.contains_key("/a.md"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

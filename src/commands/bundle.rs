@@ -100,8 +100,25 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     memories.push(']');
     bundle.raw("memories", &memories);
     if include_versions {
+        // A bundle's history replays to its memories (an import checks it): the versions of a
+        // live memory left out above are left out too, while a deleted memory's history, which
+        // ends in its deletion, comes along.
+        let exported: HashSet<&str> = records
+            .iter()
+            .filter(|r| snap.content(&r.content).is_some())
+            .map(|r| r.id.as_str())
+            .collect();
+        let mut ends_deleted: HashMap<&str, bool> = HashMap::new();
+        for version in versions.iter() {
+            ends_deleted.insert(&version.memory_id, version.operation == Change::Deleted);
+        }
         let mut history = String::from("[");
         for version in versions.iter() {
+            let memory = version.memory_id.as_str();
+            if !exported.contains(memory) && ends_deleted.get(memory) != Some(&true) {
+                skip("version_id", &version.id, "its memory was left out");
+                continue;
+            }
             let content = version.content.as_deref().and_then(|k| snap.content(k));
             if content.is_none() && version.content.is_some() && version.redacted_at.is_none() {
                 skip("version_id", &version.id, "its content is missing");
