@@ -89,8 +89,25 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     memories.push(']');
     bundle.raw("memories", &memories);
     if include_versions {
+        // A bundle's history replays to its memories (an import checks it): the versions of a
+        // live memory left out above are left out too, while a deleted memory's history, which
+        // ends in its deletion, comes along.
+        let exported: HashSet<&str> = records
+            .iter()
+            .filter(|r| snap.content(&r.content).is_some())
+            .map(|r| r.id.as_str())
+            .collect();
+        let mut ends_deleted: HashMap<&str, bool> = HashMap::new();
+        for version in versions.iter() {
+            ends_deleted.insert(&version.memory_id, version.operation == Change::Deleted);
+        }
         let mut history = String::from("[");
         for version in versions.iter() {
+            let memory = version.memory_id.as_str();
+            if !exported.contains(memory) && ends_deleted.get(memory) != Some(&true) {
+                skip("version_id", &version.id, "its memory was left out");
+                continue;
+            }
             let content = version.content.as_deref().and_then(|k| snap.content(k));
             if content.is_none() && version.content.is_some() && version.redacted_at.is_none() {
                 skip("version_id", &version.id, "its content is missing");
@@ -346,12 +363,13 @@ impl Bundle {
             }
             let operation = Change::parse(text_field(item, "operation", &what)?)
                 .ok_or_else(|| invalid(fill("{}: unknown operation", &[&what])))?;
-            let path = match item.field("path").and_then(Json::as_str) {
-                Some(p) => Some(
-                    parse_store_path(p)
+            let path = match item.field("path") {
+                Some(Json::Str(p)) => Some(
+                    parse_store_path(&p.text)
                         .map_err(|e| invalid(fill("{}: {}", &[&what, &e.message])))?,
                 ),
-                None => None,
+                None | Some(Json::Null) => None,
+                Some(_) => return Err(invalid(fill("{}: `path` must be a string", &[&what]))),
             };
             let bytes = content_of(item, &what)?;
             let sha256 = match &bytes {
@@ -385,6 +403,14 @@ impl Bundle {
                 }
                 _ => {}
             }
+            // Only a redaction clears a version's path: a version without one would leave
+            // its memory at no place in the history.
+            if path.is_none() && redacted_at.is_none() {
+                return Err(invalid(fill(
+                    "{}: it has no path and is not redacted",
+                    &[&what],
+                )));
+            }
             let created_by = match item.field("created_by") {
                 Some(actor @ Json::Object(_)) => write_value(actor),
                 _ => "null".to_string(),
@@ -416,6 +442,7 @@ impl Bundle {
                 // The head holds the memory's very content (its bytes, not only a hash).
                 let ok = by_id.get(head.as_str()).is_some_and(|v| {
                     v.record.memory_id == memory.id
+                        && v.record.path.as_deref() == Some(memory.key.as_str())
                         && v.bytes.is_some()
                         && v.record.redacted_at.is_none()
                         && v.record.sha256.as_deref() == Some(&memory.sha256)
@@ -426,6 +453,41 @@ impl Bundle {
                         &[&memory.key, head],
                     )));
                 }
+            }
+        }
+        // The history replays to the memories (ids sort in write order): a memory's newest
+        // version is its head, and a memory the bundle does not hold ends in a deletion.
+        // Otherwise the store's history would say a memory is live that is not, or is other
+        // than it is (docs/TOOL.md#bundles).
+        let mut newest: HashMap<&str, &BundleVersion> = HashMap::new();
+        for version in &versions {
+            let slot = newest
+                .entry(version.record.memory_id.as_str())
+                .or_insert(version);
+            if version.record.id > slot.record.id {
+                *slot = version;
+            }
+        }
+        let held: HashMap<&str, &BundleMemory> =
+            memories.iter().map(|m| (m.id.as_str(), m)).collect();
+        let mut ends: Vec<(&&str, &&BundleVersion)> = newest.iter().collect();
+        ends.sort_by(|a, b| a.0.cmp(b.0));
+        for (memory_id, last) in ends {
+            match held.get(memory_id) {
+                Some(memory) if memory.head.as_deref().is_some_and(|h| h != last.record.id) => {
+                    return Err(invalid(fill(
+                        "{}: its newest version {} is not its memory_version_id",
+                        &[&memory.key, &last.record.id],
+                    )));
+                }
+                Some(_) => {}
+                None if last.record.operation != Change::Deleted => {
+                    return Err(invalid(fill(
+                        "memory {}: its history ends in version {}, which is not a deletion, but the bundle does not hold the memory",
+                        &[memory_id, &last.record.id],
+                    )));
+                }
+                None => {}
             }
         }
         Ok(versions)
@@ -506,6 +568,15 @@ pub(crate) fn import(
         )));
     }
     let mut history = History::new(cx, snap);
+    // The import's own versions (a memory the bundle gives no head) follow the bundle's.
+    history.after_version(
+        bundle
+            .versions
+            .iter()
+            .flatten()
+            .map(|v| v.record.id.as_str())
+            .max(),
+    );
     let mut imported_ids: HashSet<&str> = HashSet::new();
     let mut skipped_ids: HashSet<&str> = HashSet::new();
     let (mut imported, mut overwritten, mut skipped, mut unchanged) = (0u64, 0u64, 0u64, 0u64);
@@ -548,7 +619,16 @@ pub(crate) fn import(
         }
         imported_ids.insert(memory.id.as_str());
         match (&bundle.versions, same_id) {
-            (Some(_), previous) if memory.head.is_some() => {
+            // A head this store already holds as a version (an old export of this very
+            // store, after a redaction or a later edit; a bundle that borrows another memory's
+            // version id) is not written again, and the file must not point at whatever the
+            // store keeps under that id: the memory gets a version of its own instead.
+            (Some(_), previous)
+                if memory
+                    .head
+                    .as_deref()
+                    .is_some_and(|h| !known_versions.contains(h)) =>
+            {
                 // The bundle's history is the record: the file points at its head version.
                 if let Some(old) = previous.filter(|r| r.path != memory.key) {
                     history.push(Write::DeleteFile {

@@ -5,6 +5,7 @@
 import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor, toStorageError } from "./errors.js";
 import {
   API_ACTOR,
+  LONE_SURROGATE,
   actor,
   checkToolUse,
   contentOf,
@@ -52,9 +53,6 @@ const EXPIRY_DELAY_MS = 5000;
 
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
-
-/** Half a surrogate pair: a string that is not well-formed UTF-16. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores
