@@ -8,7 +8,7 @@ import { listFiles, renderTree, renderFlat, toToolPath, toStorePath } from "./br
 import { mountEditor } from "./browser/file-editor.js";
 import { mountHistory } from "./browser/history-view.js";
 import { describeWhen } from "./browser/words.js";
-import { originNodes, restoredFrom } from "./browser/provenance.js";
+import { originNodes, restoredFromOf } from "./browser/provenance.js";
 import { mountTabs } from "./tabs.js";
 
 /**
@@ -624,10 +624,10 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     }
     const box = fileHead.querySelector('[data-testid="viewer-origin"]');
     if (!box || !head || selected?.id !== id) return;
-    const from = restoredFrom(head.id);
+    const from = restoredFromOf(head.created_by);
     box.replaceChildren(
-      deleted ? "Deleted by " : from ? "Last change: a restore, " : "Last change by ",
-      ...(from ? ["by this page's History (a host API write)"] : originNodes(head.created_by, { testid: "viewer-origin-link" })),
+      deleted ? "Deleted by " : from ? "Last change: a restore, by " : "Last change by ",
+      ...originNodes(head.created_by, { testid: "viewer-origin-link" }),
     );
     /** @type {HTMLElement} */ (box).dataset.versionId = head.id;
   }
