@@ -168,6 +168,19 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     void refresh();
   });
   session.addEventListener("change", (event) => onChange(/** @type {CustomEvent} */ (event).detail));
+  // The store's data was deleted outside the page: what the panel shows of it is gone too (the
+  // page's notice offers the ways on; a "switch" follows once the store starts over).
+  session.addEventListener("vanished", () => {
+    files = [];
+    selected = null;
+    if (picked) picked.clear();
+    editor.close();
+    paintNothing();
+    paintBulk();
+    summary.textContent = "Its data was deleted outside this page: see the notice at the top.";
+    tree.replaceChildren(el("p", { className: "placeholder", dataset: { testid: "tree-vanished" } }, "Nothing to show: the store's data is gone."));
+    deletedBox.hidden = true;
+  });
 
   /**
    * A change was committed to the store. The tree is reloaded once a burst of changes settles
@@ -202,7 +215,8 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     try {
       files = await listFiles(memory());
     } catch (error) {
-      notify(`Could not list the store: ${describeError(error)}`);
+      // A store that vanished has a notice of its own, with the choices it needs.
+      if (/** @type {any} */ (error)?.code !== "STORE_VANISHED") notify(`Could not list the store: ${describeError(error)}`);
       return;
     }
     if (selected && selected.id) {

@@ -115,6 +115,15 @@ export class StoreCatalog {
   }
 
   /**
+   * Lets a store whose database vanished (`STORE_VANISHED`) be created again, empty, on its next
+   * open or command (docs/ARCHITECTURE.md#a-store-that-vanished).
+   * @param {MemoryStore} store
+   */
+  startOver(store) {
+    return new this.#pkg.IndexedDbStorage().startOver(store.id);
+  }
+
+  /**
    * Opens what the agent's memory tool runs on: the mounted stores (one is /memories itself;
    * several are /memories/<slug>/ each), with the system prompt text that describes them.
    * Writes that look like credentials are refused (`secretFilter`).

@@ -5,13 +5,16 @@
 // due now and within a week (the package's dry run), "Keep", expiring now and by itself on open,
 // expired memories under "Recently deleted" (by expiry) and restored from their history. The
 // overview's storage health: usage, "Keep my data", a check that finds a memory whose content
-// is missing, and a repair after a confirmation.
+// is missing, and a repair after a confirmation. A store whose database another tab deleted:
+// the notice with its two ways on (import a backup; start over empty), during use and at open.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, openDemo, waitForTree, waitReady, screenshot, treePaths } from "./demo-lib.mjs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { startDemo, openDemo, waitForTree, waitReady, screenshot, treePaths, ARTIFACTS, PHONE, LAPTOP, sidewaysOverflow } from "./demo-lib.mjs";
 
 const CLOCK_KEY = "e2e:clock-offset-days";
 const DAY_MS = 24 * 3600 * 1000;
@@ -242,6 +245,86 @@ describe("storage health in the overview", () => {
     await store.locator('[data-testid="check-store"]').click();
     await store.locator('[data-testid="check-result"][data-state="ok"]').waitFor();
     await screenshot(tab, "64-lifecycle-repaired");
+  });
+});
+
+describe("a store deleted outside the page", () => {
+  /** @type {import("playwright-core").Page} */ let tab;
+  /** @type {string} */ let backup;
+
+  before(async () => {
+    tab = await openDemo(demo.context, `${demo.base}?store=vanish`, demo.problems, { newTab: true });
+    await create(tab, "/a.md", "- one\n");
+    await create(tab, "/b.md", "- two\n");
+    await waitForTree(tab, ["/memories/a.md", "/memories/b.md"]);
+    backup = path.join(ARTIFACTS, "lifecycle-backup.memories.json");
+    await writeFile(backup, await tab.evaluate(async () => JSON.stringify(await /** @type {any} */ (window).demo.session.memory.export())));
+  });
+
+  after(async () => {
+    await tab.close();
+  });
+
+  /** Deletes the store's database from a second page of the same browser (not the demo). */
+  async function deleteFromAnotherTab() {
+    const id = await tab.evaluate(() => /** @type {any} */ (window).demo.session.store.id);
+    const other = await demo.context.newPage();
+    await other.goto(`${demo.base}style.css`);
+    await other.evaluate(
+      (name) =>
+        new Promise((resolve, reject) => {
+          const request = indexedDB.deleteDatabase(name);
+          request.onsuccess = () => resolve(null);
+          request.onerror = () => reject(request.error);
+        }),
+      `memory-tool-wasm:${id}`,
+    );
+    await other.close();
+  }
+
+  it("says so in an alert, with two ways on; a backup imports into the store started over", async () => {
+    await deleteFromAnotherTab();
+    await tab.locator("#refresh-button").click();
+    const notice = tab.locator('[data-testid="vanished"]');
+    await notice.waitFor();
+    assert.equal(await notice.getAttribute("role"), "alert");
+    assert.match((await tab.locator('[data-testid="vanished-text"]').textContent()) ?? "", /^The store “vanish” held 2 memories, and its data was deleted outside this page/);
+    assert.equal(await tab.locator("#notice").isHidden(), true, "no second, generic notice");
+    // What the panel showed of the store is gone with it.
+    await tab.locator('#tree [data-testid="tree-vanished"]').waitFor();
+    assert.equal(await tab.locator("#store-summary").textContent(), "Its data was deleted outside this page: see the notice at the top.");
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "vanished-start-over");
+    await screenshot(tab, "65-lifecycle-vanished");
+    const chooser = tab.waitForEvent("filechooser");
+    await tab.locator('[data-testid="vanished-import"]').click();
+    await (await chooser).setFiles(backup);
+    await tab.locator('[data-testid="import-go"]').click();
+    await waitForTree(tab, ["/memories/a.md", "/memories/b.md"]);
+    assert.equal(await notice.isHidden(), true);
+    assert.match((await tab.locator("#bundle-status").textContent()) ?? "", /^Import done: 2 imported/);
+  });
+
+  it("at open too: the page waits for the choice, and starts over empty by keyboard", async () => {
+    await deleteFromAnotherTab();
+    await tab.reload();
+    await tab.waitForFunction(() => document.documentElement.dataset.state === "vanished");
+    await tab.locator('[data-testid="vanished"]').waitFor();
+    assert.match((await tab.locator('[data-testid="vanished-text"]').textContent()) ?? "", /held 2 memories/);
+    await tab.setViewportSize(PHONE);
+    assert.equal(await sidewaysOverflow(tab), 0);
+    await screenshot(tab, "66-lifecycle-vanished-phone");
+    await tab.setViewportSize(LAPTOP);
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "vanished-start-over");
+    await tab.keyboard.press("Enter");
+    await tab.waitForFunction(() => document.documentElement.dataset.state === "ready");
+    await waitForTree(tab, []);
+    assert.equal(await tab.locator('[data-testid="vanished"]').isHidden(), true);
+    assert.match((await tab.locator("#activity").textContent()) ?? "", /^The store “vanish” starts over, empty\./);
+    // The store works again: a write lands, and a reload opens it as usual.
+    await create(tab, "/c.md", "- three\n");
+    await tab.reload();
+    await waitReady(tab);
+    await waitForTree(tab, ["/memories/c.md"]);
   });
 });
 
