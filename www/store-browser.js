@@ -180,6 +180,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     summary.textContent = "Its data was deleted outside this page: see the notice at the top.";
     tree.replaceChildren(el("p", { className: "placeholder", dataset: { testid: "tree-vanished" } }, "Nothing to show: the store's data is gone."));
     deletedBox.hidden = true;
+    expiry.clear();
   });
 
   /**

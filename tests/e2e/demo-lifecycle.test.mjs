@@ -103,6 +103,7 @@ describe("expiry and last use", () => {
     assert.equal(await page.locator("#expiry-summary").textContent(), "1 due now, 1 more within 7 days");
     assert.deepEqual(await listed("expiry-due"), ["/memories/old.md"]);
     assert.deepEqual(await listed("expiry-soon"), ["/memories/middle.md"]);
+    assert.doesNotMatch((await page.locator("#expiry").textContent()) ?? "", /null|undefined/);
     await screenshot(page, "61-lifecycle-expiry-due");
     // By keyboard: the Keep button of middle.md, then Enter.
     await page.locator('#expiry [data-path="/memories/middle.md"] [data-testid="expiry-keep"]').focus();
@@ -186,6 +187,7 @@ describe("storage health in the overview", () => {
     assert.equal(await store.locator('[data-testid="overview-files"]').textContent(), String(usage.files));
     assert.equal(await store.locator('[data-testid="overview-bytes"]').textContent(), `${usage.bytes} bytes`);
     assert.match((await tab.locator('[data-testid="overview-origin"]').textContent()) ?? "", /^This site uses [\d.,]+ (bytes|kB|MB) of about [\d.]+ (kB|MB|GB|TB) the browser allows it\. $/);
+    assert.doesNotMatch((await tab.locator("#overview-site").textContent()) ?? "", /null|undefined/);
     const persisted = await tab.locator("#overview-site").getAttribute("data-persisted");
     assert.equal(persisted, String(usage.persisted));
     if (persisted === "false") {
@@ -293,7 +295,10 @@ describe("a store deleted outside the page", () => {
     // What the panel showed of the store is gone with it.
     await tab.locator('#tree [data-testid="tree-vanished"]').waitFor();
     assert.equal(await tab.locator("#store-summary").textContent(), "Its data was deleted outside this page: see the notice at the top.");
+    assert.equal(await tab.locator("#expiry-summary").textContent(), "—");
     assert.equal(await tab.evaluate(() => document.activeElement?.id), "vanished-start-over");
+    await tab.locator("#overview > summary").click();
+    await tab.locator("#overview-list li", { hasText: "A store's data was deleted outside this page: see the notice at the top." }).waitFor();
     await screenshot(tab, "65-lifecycle-vanished");
     const chooser = tab.waitForEvent("filechooser");
     await tab.locator('[data-testid="vanished-import"]').click();

@@ -28,7 +28,7 @@ const DAY_MS = 24 * 3600 * 1000;
 /**
  * Wires the expiry section.
  * @param {ExpiryOptions} options
- * @returns {{ paint: () => Promise<void> }}
+ * @returns {{ paint: () => Promise<void>, clear: () => void }}
  */
 export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, announce, notify }) {
   const summary = /** @type {HTMLElement} */ (root.querySelector("#expiry-summary"));
@@ -71,10 +71,10 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
       rule(),
       group("Due now", "expiry-due", due, "Nothing is due now."),
       group(`Due within ${SOON_DAYS} days`, "expiry-soon", soon, `Nothing else is due within ${SOON_DAYS} days.`),
-      due.length > 0
-        ? el("div", { className: "actions" }, el("button", { type: "button", className: "small danger", dataset: { testid: "expire-now" }, onclick: () => void expireNow(due.length) }, `Expire the ${due.length} due now…`))
-        : null,
     );
+    if (due.length > 0) {
+      body.append(el("div", { className: "actions" }, el("button", { type: "button", className: "small danger", dataset: { testid: "expire-now" }, onclick: () => void expireNow(due.length) }, `Expire the ${due.length} due now…`)));
+    }
     if (keptAt >= 0) {
       const buttons = root.querySelectorAll('[data-testid="expiry-keep"]');
       /** @type {HTMLElement} */ (buttons[Math.min(keptAt, buttons.length - 1)] ?? root.querySelector("summary"))?.focus();
@@ -105,7 +105,7 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
     return el(
       "section",
       { className: "expiry-group", "aria-labelledby": id },
-      el("h4", { id }, title),
+      el("h3", { id }, title),
       memories.length === 0
         ? el("p", { className: "meta", dataset: { testid: `${testid}-empty` } }, empty)
         : el("ul", { className: "expiry-list", dataset: { testid } }, ...memories.map(item)),
@@ -159,5 +159,13 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
     /** @type {HTMLElement | null} */ (root.querySelector("summary"))?.focus();
   }
 
-  return { paint };
+  /** The store's data is gone (it vanished): nothing to say of its expiry until it starts over. */
+  function clear() {
+    summary.textContent = "—";
+    body.replaceChildren();
+    delete root.dataset.due;
+    delete root.dataset.soon;
+  }
+
+  return { paint, clear };
 }

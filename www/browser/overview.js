@@ -79,7 +79,16 @@ export function mountOverview({ root, openMemory, changes }) {
       for (const mount of target.memory.mounts) facts.push(await factsOf(target.memory, mount));
     } catch (error) {
       summary.textContent = "could not be read";
-      list.replaceChildren(el("li", { className: "problem" }, `Could not read the agent's memory: ${describeError(error)}`));
+      site.replaceChildren();
+      list.replaceChildren(
+        el(
+          "li",
+          { className: "problem" },
+          /** @type {any} */ (error)?.code === "STORE_VANISHED"
+            ? "A store's data was deleted outside this page: see the notice at the top."
+            : `Could not read the agent's memory: ${describeError(error)}`,
+        ),
+      );
       return;
     }
     hear(target.memory);
@@ -124,14 +133,11 @@ export function mountOverview({ root, openMemory, changes }) {
           ? "Not persisted: the browser may clear it when the disk runs low."
           : "This browser cannot promise to keep it.";
     site.dataset.persisted = String(f.persisted);
-    site.replaceChildren(
-      el("span", { dataset: { testid: "overview-origin" } }, used),
-      el("span", { dataset: { testid: "overview-persisted" } }, kept),
-      f.persisted === false
-        ? el("button", { type: "button", className: "small", dataset: { testid: "keep-my-data" }, onclick: () => void keepData(memory) }, "Keep my data")
-        : null,
-      persistAnswer ? el("span", { className: "hint", dataset: { testid: "persist-answer" } }, ` ${persistAnswer}`) : null,
-    );
+    site.replaceChildren(el("span", { dataset: { testid: "overview-origin" } }, used), el("span", { dataset: { testid: "overview-persisted" } }, kept));
+    if (f.persisted === false) {
+      site.append(el("button", { type: "button", className: "small", dataset: { testid: "keep-my-data" }, onclick: () => void keepData(memory) }, "Keep my data"));
+    }
+    if (persistAnswer) site.append(el("span", { className: "hint", dataset: { testid: "persist-answer" } }, ` ${persistAnswer}`));
   }
 
   /** Asks the browser to keep the site's data (`persist()`), and says what it answered. @param {import("memory-tool-wasm").MemoryTool} memory */
