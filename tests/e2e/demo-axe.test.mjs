@@ -12,7 +12,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -34,11 +34,7 @@ before(async () => {
         }),
   );
   demo = await startDemo({ apiBaseUrl: api.baseURL });
-  // The page's clock, moved by the days in localStorage (the package reads Date.now()).
-  await demo.context.addInitScript(() => {
-    const real = Date.now.bind(Date);
-    Date.now = () => real() + (Number(localStorage.getItem("e2e:clock-offset-days")) || 0) * 24 * 3600 * 1000;
-  });
+  await moveClock(demo.context);
   page = await openDemo(demo.context, `${demo.base}?store=axe&replayDelay=0`, demo.problems);
   // Content to check: a conversation (tool cards, one opened), a file in the viewer.
   await page.locator("#agent-send").click();
@@ -56,7 +52,7 @@ before(async () => {
   await page.locator('#overview [data-testid="check-store"]').click();
   await page.locator('#overview [data-testid="check-result"]').waitFor();
   // 25 days on: the agent's notes are due to expire within a week.
-  await page.evaluate(() => localStorage.setItem("e2e:clock-offset-days", "25"));
+  await setClock(page, 25);
   await page.locator("#expiry > summary").click();
   await page.locator("#refresh-button").click();
   await page.locator('#expiry [data-testid="expiry-soon"] [data-testid="expiry-keep"]').first().waitFor();
@@ -116,19 +112,7 @@ describe("axe-core finds nothing", () => {
   }
 
   it("with the alert of a store deleted outside the page, light and dark, desktop and phone", async () => {
-    const id = await page.evaluate(() => /** @type {any} */ (window).demo.session.store.id);
-    const other = await demo.context.newPage();
-    await other.goto(`${demo.base}style.css`);
-    await other.evaluate(
-      (name) =>
-        new Promise((resolve, reject) => {
-          const request = indexedDB.deleteDatabase(name);
-          request.onsuccess = () => resolve(null);
-          request.onerror = () => reject(request.error);
-        }),
-      `memory-tool-wasm:${id}`,
-    );
-    await other.close();
+    await deleteStoreFromAnotherTab(page, demo.base);
     await page.locator("#tab-agent").click();
     await page.locator("#refresh-button").click();
     await page.locator('[data-testid="vanished"]').waitFor();

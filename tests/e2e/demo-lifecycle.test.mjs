@@ -14,34 +14,23 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { startDemo, openDemo, waitForTree, waitReady, screenshot, treePaths, ARTIFACTS, PHONE, LAPTOP, sidewaysOverflow } from "./demo-lib.mjs";
-
-const CLOCK_KEY = "e2e:clock-offset-days";
-const DAY_MS = 24 * 3600 * 1000;
+import {
+  startDemo, openDemo, waitForTree, waitReady, screenshot, treePaths, ARTIFACTS, PHONE, LAPTOP, sidewaysOverflow,
+  moveClock, setClock, deleteStoreFromAnotherTab,
+} from "./demo-lib.mjs";
 
 /** @type {Awaited<ReturnType<typeof startDemo>>} */ let demo;
 /** @type {import("playwright-core").Page} */ let page;
 
 before(async () => {
   demo = await startDemo();
-  await demo.context.addInitScript(
-    ({ key, day }) => {
-      const real = Date.now.bind(Date);
-      Date.now = () => real() + (Number(localStorage.getItem(key)) || 0) * day;
-    },
-    { key: CLOCK_KEY, day: DAY_MS },
-  );
+  await moveClock(demo.context);
   page = await openDemo(demo.context, `${demo.base}?store=lifecycle`, demo.problems);
 });
 
 after(async () => {
   await demo?.close();
 });
-
-/** Moves every tab's clock to `days` after the real now. @param {import("playwright-core").Page} tab @param {number} days */
-async function setClock(tab, days) {
-  await tab.evaluate(({ key, days }) => localStorage.setItem(key, String(days)), { key: CLOCK_KEY, days });
-}
 
 /** Creates a memory through the page's own tool (a host write: its last use is now). @param {import("playwright-core").Page} tab @param {string} storePath @param {string} content */
 function create(tab, storePath, content) {
@@ -103,8 +92,13 @@ describe("expiry and last use", () => {
     assert.equal(await page.locator("#expiry-summary").textContent(), "1 due now, 1 more within 7 days");
     assert.deepEqual(await listed("expiry-due"), ["/memories/old.md"]);
     assert.deepEqual(await listed("expiry-soon"), ["/memories/middle.md"]);
+    assert.match((await page.locator('#expiry [data-testid="expiry-due"] [data-testid="expiry-when"]').textContent()) ?? "", / · last used .+ · due, unused for 31 days$/);
     assert.doesNotMatch((await page.locator("#expiry").textContent()) ?? "", /null|undefined/);
     await screenshot(page, "61-lifecycle-expiry-due");
+    await page.setViewportSize(PHONE);
+    assert.equal(await sidewaysOverflow(page), 0);
+    await page.locator("#expiry").screenshot({ path: path.join(ARTIFACTS, "61-lifecycle-expiry-due-phone.png") });
+    await page.setViewportSize(LAPTOP);
     // By keyboard: the Keep button of middle.md, then Enter.
     await page.locator('#expiry [data-path="/memories/middle.md"] [data-testid="expiry-keep"]').focus();
     await page.keyboard.press("Enter");
@@ -267,25 +261,8 @@ describe("a store deleted outside the page", () => {
     await tab.close();
   });
 
-  /** Deletes the store's database from a second page of the same browser (not the demo). */
-  async function deleteFromAnotherTab() {
-    const id = await tab.evaluate(() => /** @type {any} */ (window).demo.session.store.id);
-    const other = await demo.context.newPage();
-    await other.goto(`${demo.base}style.css`);
-    await other.evaluate(
-      (name) =>
-        new Promise((resolve, reject) => {
-          const request = indexedDB.deleteDatabase(name);
-          request.onsuccess = () => resolve(null);
-          request.onerror = () => reject(request.error);
-        }),
-      `memory-tool-wasm:${id}`,
-    );
-    await other.close();
-  }
-
   it("says so in an alert, with two ways on; a backup imports into the store started over", async () => {
-    await deleteFromAnotherTab();
+    await deleteStoreFromAnotherTab(tab, demo.base);
     await tab.locator("#refresh-button").click();
     const notice = tab.locator('[data-testid="vanished"]');
     await notice.waitFor();
@@ -310,7 +287,7 @@ describe("a store deleted outside the page", () => {
   });
 
   it("at open too: the page waits for the choice, and starts over empty by keyboard", async () => {
-    await deleteFromAnotherTab();
+    await deleteStoreFromAnotherTab(tab, demo.base);
     await tab.reload();
     await tab.waitForFunction(() => document.documentElement.dataset.state === "vanished");
     await tab.locator('[data-testid="vanished"]').waitFor();

@@ -116,6 +116,7 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
   function item(m) {
     const path = toToolPath(m.path);
     const left = Math.ceil((Date.parse(m.last_accessed_at) + EXPIRE_AFTER_DAYS * DAY_MS - Date.now()) / DAY_MS);
+    const unused = Math.floor((Date.now() - Date.parse(m.last_accessed_at)) / DAY_MS);
     return el(
       "li",
       { className: "expiry-item", dataset: { testid: "expiry-item", path, id: m.id } },
@@ -124,7 +125,7 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
         "span",
         { className: "meta", dataset: { testid: "expiry-when" } },
         ` · last used ${describeWhen(m.last_accessed_at)} · `,
-        left <= 0 ? "due" : `expires in ${left} day${left === 1 ? "" : "s"}`,
+        left <= 0 ? `due, unused for ${unused} days` : `expires in ${left} day${left === 1 ? "" : "s"}`,
       ),
       el("button", { type: "button", className: "small", dataset: { testid: "expiry-keep" }, "aria-label": `Keep ${path}`, onclick: () => void keep(m.id, path) }, "Keep"),
     );
