@@ -87,6 +87,7 @@ async function main() {
     return;
   }
 
+  /** @type {StoreSession} */
   let session;
   /** @type {import("./browser/vanished-notice.js").VanishedChoice | null} */
   let choice = null;

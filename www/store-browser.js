@@ -329,7 +329,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     pickButton.textContent = on ? "Done selecting" : "Select several";
     paintTree();
     paintBulk();
-    if (on) /** @type {HTMLElement | null} */ (tree.querySelector("input.pick") ?? $("bulk-all")).focus();
+    if (on) (/** @type {HTMLElement | null} */ (tree.querySelector("input.pick")) ?? $("bulk-all")).focus();
     else pickButton.focus();
   }
 
