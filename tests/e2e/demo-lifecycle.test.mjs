@@ -3,7 +3,8 @@
 // in localStorage, so every tab of the origin shares one clock and a move needs no reload).
 // Expiry: the rule said on the page, each memory's last use (and the tree sorted by it), what is
 // due now and within a week (the package's dry run), "Keep", expiring now and by itself on open,
-// expired memories under "Recently deleted" (by expiry) and restored from their history. The
+// expired memories under "Recently deleted" (by expiry) and restored from their history, and a
+// memory opened in the browser counted as used. The
 // overview's storage health: usage, "Keep my data", a check that finds a memory whose content
 // is missing, and a repair after a confirmation. A store whose database another tab deleted:
 // the notice with its two ways on (import a backup; start over empty), during use and at open.
@@ -156,6 +157,27 @@ describe("expiry and last use", () => {
     await page.locator("#expiry > summary").click();
     await page.locator("#expiry-summary", { hasText: "nothing due within 7 days" }).waitFor();
     assert.match((await page.locator('#viewer [data-testid="viewer-facts"]').textContent()) ?? "", / · last used just now$/);
+  });
+
+  it("opening a memory here is a use, as the model's view is: it is no longer due", async () => {
+    // middle.md, kept on day 31, is 29 days unused on day 60.
+    await setClock(page, 60);
+    await refreshed(page);
+    assert.deepEqual(await listed("expiry-soon"), ["/memories/middle.md"]);
+    await page.locator('#expiry [data-path="/memories/middle.md"] [data-testid="expiry-open"]').click();
+    await page.locator('#viewer[data-path="/memories/middle.md"]').waitFor();
+    await page.locator("#file-tab-view").click();
+    await page.locator('#file-view [data-testid="viewer-text"]', { hasText: "likes jazz" }).waitFor();
+    // The package records a view's use a moment later, in one write of its own.
+    const now = await page.evaluate(() => Date.now());
+    let used = "";
+    for (let i = 0; i < 40 && !(Date.parse(used) >= now - 60_000); i++) {
+      await page.waitForTimeout(250);
+      used = (await memoryAt(page, "/middle.md")).last_accessed_at;
+    }
+    assert.ok(Date.parse(used) >= now - 60_000, `middle.md's last use (${used}) is the moved clock's now`);
+    await refreshed(page);
+    assert.equal(await page.locator("#expiry-summary").textContent(), "nothing due within 7 days");
     await setClock(page, 0);
   });
 });
