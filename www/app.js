@@ -10,6 +10,7 @@ import { mountStorageStatus } from "./browser/storage-status.js";
 import { mountAgentPanel } from "./agent/agent-panel.js";
 import { mountMountsEditor } from "./agent/mounts-editor.js";
 import { mountOverview } from "./browser/overview.js";
+import { mountVanishedNotice } from "./browser/vanished-notice.js";
 import { StoreCatalog } from "./stores.js";
 import { StoreSession } from "./store-session.js";
 import { mountTabs } from "./tabs.js";
@@ -51,9 +52,16 @@ function announce(message) {
   activityTimer = window.setTimeout(() => activity.classList.remove("fresh"), 3000);
 }
 
-/** Marks where start-up got to (tests and styles read `html[data-state]`). */
-function setState(/** @type {"loading" | "ready" | "failed"} */ state) {
+const vanished = mountVanishedNotice({ root: byId("vanished") });
+
+/** Marks where start-up got to (tests and styles read `html[data-state]`): "vanished" while the
+ * page waits for the user's choice about a store whose data was deleted outside it. */
+function setState(/** @type {"loading" | "vanished" | "ready" | "failed"} */ state) {
   document.documentElement.dataset.state = state;
+  if (state === "vanished") {
+    byId("store-summary").textContent = "Not open: its data was deleted outside this page; see the notice at the top.";
+    byId("agent-mode").textContent = "The agent waits for the store: see the notice at the top.";
+  }
   if (state === "failed") {
     byId("store-summary").textContent = "Not open: see the message above.";
     byId("agent-mode").textContent = "The agent needs the package; see the message above.";
@@ -79,11 +87,28 @@ async function main() {
     return;
   }
 
+  /** @type {StoreSession} */
   let session;
+  /** @type {import("./browser/vanished-notice.js").VanishedChoice | null} */
+  let choice = null;
   try {
     const catalog = await StoreCatalog.open(pkg);
     const store = await catalog.ensure(storeName);
-    session = await StoreSession.open(catalog, store);
+    for (;;) {
+      try {
+        session = await StoreSession.open(catalog, store);
+        break;
+      } catch (err) {
+        if (/** @type {any} */ (err)?.code !== "STORE_VANISHED") throw err;
+        // The store held memories and its database is gone: the user says how to go on.
+        setState("vanished");
+        const files = /** @type {any} */ (err).files ?? null;
+        choice = await vanished.ask(store.name, files);
+        await catalog.startOver(store);
+        setState("loading");
+      }
+    }
+    if (choice) vanished.done();
   } catch (err) {
     setState("failed");
     notify(
@@ -109,6 +134,31 @@ async function main() {
     readOnly: () => session.store.archived_at !== null,
   });
   session.addEventListener("switch", () => bundle.reset());
+  session.addEventListener("vanished", (event) => void onVanished(/** @type {CustomEvent} */ (event).detail.files ?? null));
+
+  /**
+   * The open store's data was deleted outside the page (a command failed with STORE_VANISHED):
+   * the user chooses, then the store starts over empty and is opened again, and, for a backup,
+   * the import flow starts.
+   * @param {number | null} files
+   */
+  async function onVanished(files) {
+    const store = session.store;
+    let next = await vanished.ask(store.name, files);
+    for (;;) {
+      try {
+        await session.catalog.startOver(store);
+        await session.switchTo(store);
+        break;
+      } catch (error) {
+        next = await vanished.failed(store.name, files, error);
+      }
+    }
+    vanished.done();
+    announce(`The store “${store.name}” starts over, empty.`);
+    if (next === "import") bundle.chooseFile();
+    else byId("memory-panel").focus();
+  }
   const storage = mountStorageStatus({ root: byId("storage") });
   mountToolConsole({ root: byId("console"), memory });
   const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
@@ -141,6 +191,8 @@ async function main() {
   // For poking around from the browser's devtools console.
   Object.assign(window, { demo: { session, pkg } });
   setState("ready");
+  if (choice === "import") bundle.chooseFile();
+  else if (choice === "empty") announce(`The store “${storeName}” starts over, empty.`);
 }
 
 main().catch((err) => {

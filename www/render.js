@@ -154,3 +154,15 @@ export function describeError(err) {
   }
   return String(err);
 }
+
+/** A storage amount to a few digits ("56 kB", "10.7 GB"), as a person reads it. @param {number} bytes */
+export function roughBytes(bytes) {
+  const units = ["bytes", "kB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes.toLocaleString("en-US")} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -8,7 +8,8 @@ import { listFiles, renderTree, renderFlat, toToolPath, toStorePath } from "./br
 import { mountEditor } from "./browser/file-editor.js";
 import { mountHistory } from "./browser/history-view.js";
 import { describeWhen } from "./browser/words.js";
-import { originNodes, restoredFrom } from "./browser/provenance.js";
+import { originNodes, restoredFromOf } from "./browser/provenance.js";
+import { mountExpiry } from "./browser/expiry-view.js";
 import { mountTabs } from "./tabs.js";
 
 /**
@@ -88,6 +89,15 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   });
   const history = mountHistory({ root: $("file-history"), memory, notify, announce });
   const tabs = mountTabs($("file-tabs"), { onChange: () => void paintFile() });
+  const expiry = mountExpiry({
+    root: /** @type {HTMLDetailsElement} */ ($("expiry")),
+    memory,
+    readOnly: () => session.store.archived_at !== null,
+    onSelect: (path) => void select(path),
+    onChanged: () => refresh(),
+    announce,
+    notify,
+  });
 
   refreshButton.addEventListener("click", () => void refresh());
   search.addEventListener("input", () => paintTree());
@@ -158,6 +168,20 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     void refresh();
   });
   session.addEventListener("change", (event) => onChange(/** @type {CustomEvent} */ (event).detail));
+  // The store's data was deleted outside the page: what the panel shows of it is gone too (the
+  // page's notice offers the ways on; a "switch" follows once the store starts over).
+  session.addEventListener("vanished", () => {
+    files = [];
+    selected = null;
+    if (picked) picked.clear();
+    editor.close();
+    paintNothing();
+    paintBulk();
+    summary.textContent = "Its data was deleted outside this page: see the notice at the top.";
+    tree.replaceChildren(el("p", { className: "placeholder", dataset: { testid: "tree-vanished" } }, "Nothing to show: the store's data is gone."));
+    deletedBox.hidden = true;
+    expiry.clear();
+  });
 
   /**
    * A change was committed to the store. The tree is reloaded once a burst of changes settles
@@ -192,7 +216,8 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     try {
       files = await listFiles(memory());
     } catch (error) {
-      notify(`Could not list the store: ${describeError(error)}`);
+      // A store that vanished has a notice of its own, with the choices it needs.
+      if (/** @type {any} */ (error)?.code !== "STORE_VANISHED") notify(`Could not list the store: ${describeError(error)}`);
       return;
     }
     if (selected && selected.id) {
@@ -209,6 +234,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     paintTree();
     paintBulk();
     await paintDeleted();
+    await expiry.paint();
     await paintFile();
     refreshes += 1;
     tree.dataset.refreshes = String(refreshes);
@@ -263,9 +289,10 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     }
     searchStatus.textContent = "";
     delete tree.dataset.search;
-    if (sort.value === "recent") {
-      const items = byRecent(files).map((file) => ({ file, snippet: null }));
-      tree.replaceChildren(renderFlat(items, { selected: current, query: "", onSelect: (path) => void select(path), empty: "No memories yet.", picking: picking() }));
+    if (sort.value === "recent" || sort.value === "used") {
+      const items = (sort.value === "used" ? byLastUse(files) : byRecent(files)).map((file) => ({ file, snippet: null }));
+      const when = sort.value === "used" ? "used" : "changed";
+      tree.replaceChildren(renderFlat(items, { selected: current, query: "", onSelect: (path) => void select(path), empty: "No memories yet.", picking: picking(), when }));
       return;
     }
     tree.replaceChildren(
@@ -302,7 +329,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     pickButton.textContent = on ? "Done selecting" : "Select several";
     paintTree();
     paintBulk();
-    if (on) /** @type {HTMLElement | null} */ (tree.querySelector("input.pick") ?? $("bulk-all")).focus();
+    if (on) (/** @type {HTMLElement | null} */ (tree.querySelector("input.pick")) ?? $("bulk-all")).focus();
     else pickButton.focus();
   }
 
@@ -392,6 +419,11 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     return [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.path < b.path ? -1 : 1));
   }
 
+  /** The longest unused first (what expires first). @param {import("./browser/tree.js").TreeFile[]} list */
+  function byLastUse(list) {
+    return [...list].sort((a, b) => (a.lastUsedAt < b.lastUsedAt ? -1 : a.lastUsedAt > b.lastUsedAt ? 1 : a.path < b.path ? -1 : 1));
+  }
+
   /**
    * The files whose path or text holds `query` (any case), the match marked, with a line of
    * the text around the first match. Texts are read once per version of each memory.
@@ -420,13 +452,15 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
       if (inPath || at >= 0) items.push({ file, snippet: at >= 0 ? lineAround(known.text, at) : null });
     }
     if (seq !== searches) return;
-    const shown = sort.value === "recent" ? byRecent(items.map((i) => i.file)).map((f) => /** @type {any} */ (items.find((i) => i.file === f))) : items;
+    const order = sort.value === "recent" ? byRecent : sort.value === "used" ? byLastUse : null;
+    const shown = order ? order(items.map((i) => i.file)).map((f) => /** @type {any} */ (items.find((i) => i.file === f))) : items;
     tree.replaceChildren(
       renderFlat(shown, {
         selected: selected && !selected.deleted ? selected.path : null,
         query,
         picking: picking(),
         onSelect: (path) => void select(path),
+        when: sort.value === "used" ? "used" : "changed",
         empty: `Nothing matches “${query}” in the paths or texts of this store.`,
       }),
     );
@@ -529,6 +563,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
           {},
           ...[...gone.values()].map((version) => {
             const path = version.path ? toToolPath(version.path) : "(redacted path)";
+            const expired = version.created_by?.type === "expiry";
             return el(
               "li",
               {},
@@ -537,11 +572,11 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
                 {
                   type: "button",
                   className: `file deleted${selected?.deleted && selected.id === version.memory_id ? " selected" : ""}`,
-                  dataset: { testid: "deleted-file", path, id: version.memory_id },
+                  dataset: { testid: "deleted-file", path, id: version.memory_id, by: expired ? "expiry" : (version.created_by?.type ?? "unknown") },
                   onclick: () => void selectDeleted(version.memory_id, path),
                 },
                 el("span", { className: "name" }, path),
-                el("span", { className: "size" }, describeWhen(version.created_at)),
+                el("span", { className: "size" }, `${expired ? "expired" : "deleted"} ${describeWhen(version.created_at)}`),
               ),
             );
           }),
@@ -572,7 +607,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     fill(
       fileHead,
       el("h3", { id: "viewer-title", className: "viewer-title" }, el("code", { dataset: { testid: "viewer-path" } }, path)),
-      file ? el("span", { className: "meta" }, `${formatBytes(file.size)} · changed ${describeWhen(file.updatedAt)}`) : null,
+      file ? el("span", { className: "meta", dataset: { testid: "viewer-facts" } }, `${formatBytes(file.size)} · changed ${describeWhen(file.updatedAt)} · last used ${describeWhen(file.lastUsedAt)}`) : null,
       deleted ? el("span", { className: "badge badge-problem", dataset: { testid: "deleted-badge" } }, "deleted") : null,
       id ? el("span", { className: "meta origin", dataset: { testid: "viewer-origin" } }) : null,
       !deleted && id
@@ -624,10 +659,10 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     }
     const box = fileHead.querySelector('[data-testid="viewer-origin"]');
     if (!box || !head || selected?.id !== id) return;
-    const from = restoredFrom(head.id);
+    const from = restoredFromOf(head.created_by);
     box.replaceChildren(
-      deleted ? "Deleted by " : from ? "Last change: a restore, " : "Last change by ",
-      ...(from ? ["by this page's History (a host API write)"] : originNodes(head.created_by, { testid: "viewer-origin-link" })),
+      deleted ? "Deleted by " : from ? "Last change: a restore, by " : "Last change by ",
+      ...originNodes(head.created_by, { testid: "viewer-origin-link" }),
     );
     /** @type {HTMLElement} */ (box).dataset.versionId = head.id;
   }

@@ -3,6 +3,9 @@
 //   "switch"  the page moved to another store (repaint everything)
 //   "change"  a change was committed to the store (detail: the ChangeEvent), from this tab
 //             (the console, the editor, the agent) or from another tab
+//   "vanished" the store's database was deleted outside the page (detail: the package's
+//             `{ type: "vanished", store, files }`); its commands fail with STORE_VANISHED until
+//             the user starts over or imports a backup
 
 /** @typedef {import("memory-tool-wasm").MemoryStore} MemoryStore */
 
@@ -71,8 +74,8 @@ export class StoreSession extends EventTarget {
   }
 
   #listen() {
-    this.#unsubscribe = this.#memory.subscribe((change) => {
-      this.dispatchEvent(new CustomEvent("change", { detail: change }));
+    this.#unsubscribe = this.#memory.subscribe((event) => {
+      this.dispatchEvent(new CustomEvent(event.type === "vanished" ? "vanished" : "change", { detail: event }));
     });
   }
 }

@@ -15,6 +15,13 @@ import { slugOf } from "./core.js";
 /** At most this many stores can be mounted at once (docs/TOOL.md#mounts). */
 export const MAX_MOUNTS = 8;
 
+/**
+ * The demo's expiry: memories neither viewed nor changed for this many days are deleted, as a
+ * version by `{ type: "expiry" }`, restorable from their history (docs/TOOL.md#last-use-and-expiry).
+ * Every store the demo opens to write has it; archived (read-only) stores never expire.
+ */
+export const EXPIRE_AFTER_DAYS = 30;
+
 // A store's mount slug is the core's (the package's `slugOf`): the demo keeps no copy of the rule.
 export { slugOf };
 
@@ -96,14 +103,24 @@ export class StoreCatalog {
 
   /**
    * Opens one store for the memory browser and the console: mounted alone, it is /memories
-   * itself; an archived store opens read-only.
+   * itself; an archived store opens read-only. Writable, it expires what went unused for
+   * EXPIRE_AFTER_DAYS days.
    * @param {MemoryStore} store
    */
   openForBrowsing(store) {
     return this.#pkg.MemoryTool.open({
       storage: "indexeddb",
-      mounts: [{ store: store.id, access: store.archived_at ? "read_only" : "read_write" }],
+      mounts: [store.archived_at ? { store: store.id, access: "read_only" } : { store: store.id, access: "read_write", expireAfterDays: EXPIRE_AFTER_DAYS }],
     });
+  }
+
+  /**
+   * Lets a store whose database vanished (`STORE_VANISHED`) be created again, empty, on its next
+   * open or command (docs/ARCHITECTURE.md#a-store-that-vanished).
+   * @param {MemoryStore} store
+   */
+  startOver(store) {
+    return new this.#pkg.IndexedDbStorage().startOver(store.id);
   }
 
   /**
@@ -117,7 +134,12 @@ export class StoreCatalog {
       storage: "indexeddb",
       // A page where people paste API keys: the model may not file one away in memory.
       secretFilter: true,
-      mounts: mounts.map((m) => ({ store: m.store, access: m.access, ...(m.instructions.trim() ? { instructions: m.instructions.trim() } : {}) })),
+      mounts: mounts.map((m) => ({
+        store: m.store,
+        access: m.access,
+        ...(m.access === "read_write" ? { expireAfterDays: EXPIRE_AFTER_DAYS } : {}),
+        ...(m.instructions.trim() ? { instructions: m.instructions.trim() } : {}),
+      })),
     });
     const writable = memory.mounts.find((m) => m.access === "read_write") ?? memory.mounts[0];
     return { memory, system: memory.systemPrompt(), root: writable.path.replace(/\/$/, "") };

@@ -1,8 +1,10 @@
 // Accessibility: axe-core over the demo page, on every tab, light and dark, desktop and phone,
 // with content in it (a conversation with tool cards and the notes of context editing and
 // compaction, a console result, a file's history with where each version came from, bulk
-// selection on, the overview of the agent's memory, the export and storage section open). Zero
-// violations is the bar; each one is listed with its nodes.
+// selection on, the overview of the agent's memory with a store checked and the site's storage,
+// the expiry section with memories due within a week, the export and storage section open), and
+// then with the alert of a store deleted outside the page. Zero violations is the bar; each one
+// is listed with its nodes.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
 
@@ -10,7 +12,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -32,6 +34,7 @@ before(async () => {
         }),
   );
   demo = await startDemo({ apiBaseUrl: api.baseURL });
+  await moveClock(demo.context);
   page = await openDemo(demo.context, `${demo.base}?store=axe&replayDelay=0`, demo.problems);
   // Content to check: a conversation (tool cards, one opened), a file in the viewer.
   await page.locator("#agent-send").click();
@@ -46,6 +49,13 @@ before(async () => {
   await page.locator("#tree input.pick").first().check();
   await page.locator("#overview > summary").click();
   await page.locator('#overview [data-testid="overview-store"]').waitFor();
+  await page.locator('#overview [data-testid="check-store"]').click();
+  await page.locator('#overview [data-testid="check-result"]').waitFor();
+  // 25 days on: the agent's notes are due to expire within a week.
+  await setClock(page, 25);
+  await page.locator("#expiry > summary").click();
+  await page.locator("#refresh-button").click();
+  await page.locator('#expiry [data-testid="expiry-soon"] [data-testid="expiry-keep"]').first().waitFor();
   // A live exchange: the notes of context editing and compaction in the conversation.
   await page.locator("#api-key").fill("sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
   await page.locator("#api-key").press("Enter");
@@ -100,6 +110,21 @@ describe("axe-core finds nothing", () => {
       }
     }
   }
+
+  it("with the alert of a store deleted outside the page, light and dark, desktop and phone", async () => {
+    await deleteStoreFromAnotherTab(page, demo.base);
+    await page.locator("#tab-agent").click();
+    await page.locator("#refresh-button").click();
+    await page.locator('[data-testid="vanished"]').waitFor();
+    for (const [size, viewport] of /** @type {const} */ ([["desktop", LAPTOP], ["phone", PHONE]])) {
+      for (const scheme of /** @type {const} */ (["light", "dark"])) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        assert.deepEqual(await violations(), [], `${scheme}, ${size}`);
+        if (scheme === "dark") await screenshot(page, `42-axe-vanished-${size}-dark`);
+      }
+    }
+  });
 
   it("logged no errors in the page", () => {
     assert.deepEqual(demo.problems, []);

@@ -144,7 +144,7 @@ describe("the memory browser keeps its promises", () => {
     }));
     assert.equal(focus.inHistory, true, "focus stays in the history after the restore");
     assert.match(focus.version ?? "", /^v3/);
-    // Named as the restore it was (the page records its own restores), not "modified".
+    // Named as the restore it was (the version's created_by.restored_from), not "modified".
     assert.match((await versions.nth(0).locator(".op").textContent()) ?? "", /^restored v1$/);
     await tab.close();
   });

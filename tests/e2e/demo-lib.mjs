@@ -281,3 +281,48 @@ export async function fakeMessagesApi(answer) {
       }),
   };
 }
+
+/** Where `moveClock` keeps the days the page's clock is moved by (localStorage, so every tab shares it). */
+export const CLOCK_KEY = "e2e:clock-offset-days";
+
+/**
+ * Lets a test move the clock of every page of `context`: Date.now() (what the package takes its
+ * time from) returns the real time plus the days `setClock` last stored, read on each call, so a
+ * move needs no reload.
+ * @param {import("playwright-core").BrowserContext} context
+ */
+export function moveClock(context) {
+  return context.addInitScript(
+    ({ key, day }) => {
+      const real = Date.now.bind(Date);
+      Date.now = () => real() + (Number(localStorage.getItem(key)) || 0) * day;
+    },
+    { key: CLOCK_KEY, day: 24 * 3600 * 1000 },
+  );
+}
+
+/** Moves the clock of every tab (after `moveClock`) to `days` after the real now. @param {import("playwright-core").Page} tab @param {number} days */
+export async function setClock(tab, days) {
+  await tab.evaluate(({ key, days }) => localStorage.setItem(key, String(days)), { key: CLOCK_KEY, days });
+}
+
+/**
+ * Deletes the database of the store `tab` shows, as another tab would: from a second page of the
+ * same browser (a plain file of the origin, not the demo, so nothing reopens it).
+ * @param {import("playwright-core").Page} tab @param {string} base the demo's URL
+ */
+export async function deleteStoreFromAnotherTab(tab, base) {
+  const id = await tab.evaluate(() => /** @type {any} */ (window).demo.session.store.id);
+  const other = await tab.context().newPage();
+  await other.goto(`${base}style.css`);
+  await other.evaluate(
+    (name) =>
+      new Promise((resolve, reject) => {
+        const request = indexedDB.deleteDatabase(name);
+        request.onsuccess = () => resolve(null);
+        request.onerror = () => reject(request.error);
+      }),
+    `memory-tool-wasm:${id}`,
+  );
+  await other.close();
+}

@@ -1,6 +1,7 @@
 // End to end: the memory manager's second half. Where a memory came from (the head version's
 // actor in the file's header and in its history, linked to the tool call's card when this
-// page's agent wrote it); a restore named as a restore, not "modified … (host API)"; bulk
+// page's agent wrote it); a restore named as a restore (the package's `created_by.restored_from`),
+// not "modified … (host API)"; bulk
 // selection by keyboard, with a count, export of the selection (a bundle that imports) and
 // delete after a confirmation, each deleted memory restorable from its history; the overview of
 // what the agent's memory holds, per mounted store.
@@ -97,17 +98,25 @@ describe("where a memory came from", () => {
     await page.locator('[data-testid="restore-version"]').click();
     await page.locator('#file-history [data-testid="version"]').nth(2).waitFor();
     const head = versions.nth(0);
-    assert.match((await head.textContent()) ?? "", /^v3restored v1current.*this page's History \(host API\)/);
+    assert.match((await head.textContent()) ?? "", /^v3restored v1current.*this page \(host API\)/);
     assert.doesNotMatch((await head.textContent()) ?? "", /modified/);
     assert.match((await page.locator('#file-history [data-testid="version-title"]').textContent()) ?? "", /^Restored from v1 · memver_/);
-    assert.match((await page.locator('#file-history [data-testid="version-facts"]').textContent()) ?? "", / · by this page's History, restoring v1 \(a host API write\)/);
+    assert.match((await page.locator('#file-history [data-testid="version-facts"]').textContent()) ?? "", / · by this page \(host API\), restoring v1 · at /);
     await page
-      .locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change: a restore, by this page's History (a host API write)" })
+      .locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change: a restore, by this page (host API)" })
       .waitFor();
     await screenshot(page, "37-manager-history-origin");
   });
 
-  it("names a restore in another tab too (the page's record of it is shared)", async () => {
+  it("names a restore in another tab too: the version itself says what it restored", async () => {
+    // The page keeps no record of its own: the name comes from the version's created_by.
+    const actors = await page.evaluate(async (path) => {
+      const memory = /** @type {any} */ (window).demo.session.memory;
+      const { id } = await memory.memories.getByPath(path.replace(/^\/memories/, ""));
+      return (await memory.versions.list({ memory_id: id })).data.map((/** @type {any} */ v) => ({ id: v.id, by: v.created_by }));
+    }, PROFILE);
+    assert.equal(actors[0].by.restored_from, actors[2].id);
+    assert.deepEqual(Object.keys(await page.evaluate(() => ({ ...localStorage }))).filter((k) => k.startsWith("memory-tool-demo:restores")), []);
     const other = await openDemo(demo.context, `${demo.base}?store=provenance`, demo.problems, { newTab: true });
     await other.locator(`#tree [data-testid="tree-file"][data-path="${PROFILE}"]`).click();
     await other.locator("#file-tab-history").click();

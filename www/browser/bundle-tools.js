@@ -180,7 +180,19 @@ export function mountBundleTools({ root, memory, storeName, announce, readOnly }
     status.classList.toggle("problem", problem);
   }
 
-  return { reset };
+  /**
+   * Opens the import flow from elsewhere (after a store vanished and started over): the section
+   * opened, the file chooser shown; the rest is as the Import button's.
+   */
+  function chooseFile() {
+    const section = root.closest("details");
+    if (section) section.open = true;
+    importButton.scrollIntoView({ block: "center" });
+    importButton.focus();
+    importInput.click();
+  }
+
+  return { reset, chooseFile };
 }
 
 /** A store name as part of a file name. @param {string} name */

@@ -6,7 +6,7 @@ import { el, fill, describeError, formatBytes } from "../render.js";
 import { renderDiff, renderNumbered } from "./diff-view.js";
 import { toToolPath } from "./tree.js";
 import { describeWhen, describeActor } from "./words.js";
-import { originNodes, recordRestore, restoredFrom } from "./provenance.js";
+import { originNodes, restoredFromOf } from "./provenance.js";
 
 /** @typedef {import("memory-tool-wasm").MemoryVersion} MemoryVersion */
 
@@ -174,7 +174,7 @@ export function mountHistory({ root, memory, notify, announce }) {
         el("span", { className: `op op-${version.operation}` }, operationWords(version)),
         isHead ? el("span", { className: "badge badge-ok" }, "current") : null,
         el("span", { className: "version-when", title: version.created_at }, describeWhen(version.created_at)),
-        el("span", { className: "version-by" }, restoreOf(version) ? "this page's History (host API)" : describeActor(version.created_by)),
+        el("span", { className: "version-by" }, describeActor(version.created_by)),
         version.content_size_bytes !== null && version.operation !== "deleted"
           ? el("span", { className: "size" }, formatBytes(version.content_size_bytes))
           : null,
@@ -243,9 +243,8 @@ export function mountHistory({ root, memory, notify, announce }) {
       "p",
       { className: "meta", dataset: { testid: "version-facts" } },
       `${new Date(version.created_at).toLocaleString()} · by `,
-      ...(restored
-        ? [`this page's History, restoring ${restored} (a host API write)`]
-        : originNodes(version.created_by, { testid: "version-origin-link" })),
+      ...originNodes(version.created_by, { testid: "version-origin-link" }),
+      restored ? `, restoring ${restored}` : "",
       version.path ? ` · at ${toToolPath(version.path)}` : "",
       version.content_sha256 ? ` · sha256 ${version.content_sha256.slice(0, 12)}…` : "",
       version.redacted_at ? ` · redacted ${new Date(version.redacted_at).toLocaleString()}` : "",
@@ -353,12 +352,12 @@ export function mountHistory({ root, memory, notify, announce }) {
   }
 
   /**
-   * "v3" when this page's History wrote `version` by restoring v3 (null if not, or if v3 is not
-   * in the list any more: then "a version now pruned").
+   * "v3" when `version` is a restore of v3 (null if it is no restore; "a version now pruned"
+   * if v3 is not in the list any more).
    * @param {MemoryVersion} version
    */
   function restoreOf(version) {
-    const from = restoredFrom(version.id);
+    const from = restoredFromOf(version.created_by);
     if (from === null) return null;
     const at = versions.findIndex((v) => v.id === from);
     return at < 0 ? "a version now pruned" : `v${versions.length - at}`;
@@ -375,8 +374,8 @@ export function mountHistory({ root, memory, notify, announce }) {
 
   /**
    * The number of an older version whose text this one has again (a restore, or an edit back),
-   * not counting the version right before it; null if none. The history records no "restore"
-   * operation, so the page says what it can see: the same bytes as vN.
+   * not counting the version right before it; null if none. For a write that is no restore
+   * (an edit back, an import), the page says what it can see: the same bytes as vN.
    * @param {MemoryVersion} version
    */
   function backTo(version) {
@@ -391,7 +390,6 @@ export function mountHistory({ root, memory, notify, announce }) {
   async function restore(version) {
     try {
       const restored = await memory().versions.restore(version.id);
-      if (restored.memory_version_id) recordRestore(restored.memory_version_id, version.id);
       headId = restored.memory_version_id ?? headId;
       announce(`Restored: ${toToolPath(restored.path)} is back to v${versions.length - versions.indexOf(version)}, as a new version.`);
     } catch (error) {

@@ -1,43 +1,14 @@
 // Where a memory's versions came from: the actor a version records (`created_by`), and, when the
-// tool call that wrote it is in this page's conversation, a way to that call's card. Restores
-// are remembered here too: the package records a restore as any host write (`modified` by
-// `{ type: "api" }`), so the page keeps, in this browser's localStorage, which versions its own
-// History tab wrote by restoring which.
+// tool call that wrote it is in this page's conversation, a way to that call's card. A restore
+// names itself: the package records the version it brought back as `created_by.restored_from`
+// (docs/TOOL.md#restore).
 
 import { el } from "../render.js";
 import { describeActor } from "./words.js";
 
-const RESTORES_KEY = "memory-tool-demo:restores";
-
-/**
- * The versions this page wrote by restoring: new version id → the version it restored.
- * @returns {Record<string, string>}
- */
-function restores() {
-  try {
-    const value = JSON.parse(localStorage.getItem(RESTORES_KEY) ?? "{}");
-    return value && typeof value === "object" ? value : {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Remembers that version `written` is a restore of version `from` (kept in localStorage, so
- * other tabs of the demo know it too; where storage refuses, the restore just is not named so).
- * @param {string} written @param {string} from
- */
-export function recordRestore(written, from) {
-  try {
-    localStorage.setItem(RESTORES_KEY, JSON.stringify({ ...restores(), [written]: from }));
-  } catch {
-    // Storage full or refused: the history then says what it can see (the same text as vN).
-  }
-}
-
-/** The version `versionId` restored, if this page's History wrote it by a restore. @param {string} versionId */
-export function restoredFrom(versionId) {
-  return restores()[versionId] ?? null;
+/** The version a restore brought back (`created_by.restored_from`), or null if `actor` is no restore. @param {any} actor */
+export function restoredFromOf(actor) {
+  return actor && typeof actor.restored_from === "string" ? actor.restored_from : null;
 }
 
 /** The `tool_use` id a version's actor records, if it was written by a tool call. @param {any} actor */

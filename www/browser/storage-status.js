@@ -3,7 +3,7 @@
 // (`navigator.storage.persist()`). Without persistence a browser may clear the site's data when
 // the disk runs low.
 
-import { el, describeError } from "../render.js";
+import { el, describeError, roughBytes } from "../render.js";
 
 /**
  * @param {{ root: HTMLElement }} options
@@ -26,8 +26,8 @@ export function mountStorageStatus({ root }) {
         const { usage: used = 0, quota = 0 } = await storage.estimate();
         usage.replaceChildren(
           "This site stores ",
-          el("strong", { dataset: { testid: "storage-used" } }, humanBytes(used)),
-          quota ? ` of about ${humanBytes(quota)} the browser allows it (${percent(used, quota)}).` : ".",
+          el("strong", { dataset: { testid: "storage-used" } }, roughBytes(used)),
+          quota ? ` of about ${roughBytes(quota)} the browser allows it (${percent(used, quota)}).` : ".",
         );
       } catch (error) {
         usage.textContent = `Storage use unknown: ${describeError(error)}`;
@@ -80,18 +80,6 @@ export function mountStorageStatus({ root }) {
   }
 
   return { refresh };
-}
-
-/** @param {number} bytes */
-function humanBytes(bytes) {
-  const units = ["bytes", "kB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes.toLocaleString("en-US")} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 /** @param {number} part @param {number} whole */

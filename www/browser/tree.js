@@ -5,8 +5,9 @@ import { el, formatSize, formatBytes } from "../render.js";
 import { describeWhen } from "./words.js";
 
 /**
- * A file in the tree. `path` is the tool's path (`/memories/notes/todo.md`).
- * @typedef {{ id: string, name: string, path: string, size: number, updatedAt: string }} TreeFile
+ * A file in the tree. `path` is the tool's path (`/memories/notes/todo.md`); `lastUsedAt` is
+ * when the model (or the host) last viewed or changed it, what expiry counts from.
+ * @typedef {{ id: string, name: string, path: string, size: number, updatedAt: string, lastUsedAt: string }} TreeFile
  */
 
 /**
@@ -37,6 +38,7 @@ export async function listFiles(memory) {
       path,
       size: Number(record.content_size_bytes),
       updatedAt: record.updated_at,
+      lastUsedAt: record.last_accessed_at ?? record.updated_at,
     });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -194,10 +196,11 @@ function isOpen(path, view) {
 }
 
 /**
- * The files as a flat list (search results, or the most recently changed first), each with
- * its path and, for a search, the matching text marked.
+ * The files as a flat list (search results, the most recently changed first, or the longest
+ * unused first), each with its path, when it changed (or, with `when: "used"`, was last used)
+ * and, for a search, the matching text marked.
  * @param {Array<{ file: TreeFile, snippet: string | null }>} items
- * @param {{ selected: string | null, query: string, onSelect: (path: string) => void, empty: string, picking?: Picking }} view
+ * @param {{ selected: string | null, query: string, onSelect: (path: string) => void, empty: string, picking?: Picking, when?: "changed" | "used" }} view
  * @returns {HTMLElement}
  */
 export function renderFlat(items, view) {
@@ -221,7 +224,9 @@ export function renderFlat(items, view) {
             onclick: () => view.onSelect(file.path),
           },
           el("span", { className: "name" }, ...marked(file.path, view.query)),
-          el("span", { className: "meta when", title: file.updatedAt }, `changed ${describeWhen(file.updatedAt)}`),
+          view.when === "used"
+            ? el("span", { className: "meta when", title: file.lastUsedAt, dataset: { testid: "last-used" } }, `used ${describeWhen(file.lastUsedAt)}`)
+            : el("span", { className: "meta when", title: file.updatedAt }, `changed ${describeWhen(file.updatedAt)}`),
           snippet !== null ? el("span", { className: "snippet", dataset: { testid: "search-snippet" } }, ...marked(snippet, view.query)) : null,
           sizeTag(file.size),
         ),
