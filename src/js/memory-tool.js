@@ -21,6 +21,7 @@ import { entropy, newSessionId } from "./ids.js";
 import { invalidOptions, readOptions } from "./options.js";
 import { openHandle, planOf } from "./registry.js";
 import { loadEngine } from "./wasm.js";
+import { HOST_CALL_AS } from "./sync-actor.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
 
@@ -532,6 +533,29 @@ export class MemoryTool {
     const writes = outcome.writes ?? [];
     if (mount && writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
     return outcome;
+  }
+
+  /**
+   * Package-internal, for sync (src/js/sync-actor.js): host call `call` with `options`, its
+   * versions recording `created_by` as the host actor with `extra`'s fields. Not in the types.
+   * @param {string} call
+   * @param {Record<string, unknown>} options
+   * @param {Record<string, unknown>} extra
+   * @returns {Promise<any>}
+   */
+  async [HOST_CALL_AS](call, options, extra) {
+    this.#checkOpen();
+    const { store, ...args } = optionsArg(call, options, true);
+    const mount = this.#mountOf(call, store);
+    const json = JSON.stringify({ ...args, call });
+    const who = actor("api", this.#recordedSession, extra);
+    const task =
+      json.length > BIG_TEXT
+        ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
+        : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
+    const outcome = await this.#perform(task);
+    if (outcome.isError) throw hostError(outcome);
+    return outcome.value;
   }
 
   #checkOpen() {
