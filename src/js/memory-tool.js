@@ -535,27 +535,31 @@ export class MemoryTool {
     return outcome;
   }
 
-  /**
-   * Package-internal, for sync (src/js/sync-actor.js): host call `call` with `options`, its
-   * versions recording `created_by` as the host actor with `extra`'s fields. Not in the types.
-   * @param {string} call
-   * @param {Record<string, unknown>} options
-   * @param {Record<string, unknown>} extra
-   * @returns {Promise<any>}
-   */
-  async [HOST_CALL_AS](call, options, extra) {
-    this.#checkOpen();
-    const { store, ...args } = optionsArg(call, options, true);
-    const mount = this.#mountOf(call, store);
-    const json = JSON.stringify({ ...args, call });
-    const who = actor("api", this.#recordedSession, extra);
-    const task =
-      json.length > BIG_TEXT
-        ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
-        : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
-    const outcome = await this.#perform(task);
-    if (outcome.isError) throw hostError(outcome);
-    return outcome.value;
+  // Package-internal, for sync (src/js/sync-actor.js): `tool[HOST_CALL_AS](call, options, extra)`
+  // runs host call `call`, its versions recording `created_by` as the host actor with `extra`'s
+  // fields. Defined here to reach the private engine, on a Symbol so no public type shows it.
+  static {
+    /**
+     * @this {MemoryTool}
+     * @param {string} call
+     * @param {Record<string, unknown>} options
+     * @param {Record<string, unknown>} extra
+     */
+    async function hostCallAs(call, options, extra) {
+      this.#checkOpen();
+      const { store, ...args } = optionsArg(call, options, true);
+      const mount = this.#mountOf(call, store);
+      const json = JSON.stringify({ ...args, call });
+      const who = actor("api", this.#recordedSession, extra);
+      const task =
+        json.length > BIG_TEXT
+          ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
+          : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
+      const outcome = await this.#perform(task);
+      if (outcome.isError) throw hostError(outcome);
+      return outcome.value;
+    }
+    Object.defineProperty(MemoryTool.prototype, HOST_CALL_AS, { value: hostCallAs });
   }
 
   #checkOpen() {

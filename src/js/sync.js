@@ -51,10 +51,11 @@ const OPENING = Symbol("MemorySync.start");
 
 /** The error `start` throws for bad options. */
 export class MemorySyncError extends Error {
+  /** @type {"MemorySyncError"} */
+  name = "MemorySyncError";
   /** @param {string} code @param {string} message */
   constructor(code, message) {
     super(message);
-    this.name = "MemorySyncError";
     this.code = code;
   }
 }
@@ -135,7 +136,7 @@ export class MemorySync {
 
   /**
    * @param {symbol} token
-   * @param {any} memory
+   * @param {import("./index.js").MemoryTool} memory
    * @param {MemorySyncOptions} options
    * @param {string} store
    */
@@ -166,7 +167,7 @@ export class MemorySync {
    * Starts syncing `memory`'s store (or the mount `options.store` names) with the hosted store
    * `options.memoryStoreId`, through `options.client` (an `Anthropic` client). Resolves once it
    * has taken the syncing role for its store in this origin, or queued for it (`standby`).
-   * @param {any} memory a MemoryTool
+   * @param {import("./index.js").MemoryTool} memory
    * @param {MemorySyncOptions} options
    * @returns {Promise<MemorySync>}
    */
@@ -191,7 +192,7 @@ export class MemorySync {
         bad(`\`${name}\` must be a number of milliseconds, 0 or more`);
       }
     }
-    const mounts = /** @type {Array<{ store: string, slug: string }>} */ (memory.mounts);
+    const mounts = memory.mounts;
     const mount =
       options.store === undefined ? mounts[0] : mounts.find((m) => m.store === options.store || (m.slug !== "" && m.slug === options.store));
     if (!mount) bad(`\`store\` names no mount of this tool: ${JSON.stringify(options.store)}`);
@@ -214,11 +215,14 @@ export class MemorySync {
    * Hears status changes, progress, conflicts, refusals and wipes. Returns the function that
    * unsubscribes.
    * @param {(event: SyncEvent) => void} listener
+   * @returns {() => void}
    */
   subscribe(listener) {
     if (typeof listener !== "function") throw new MemorySyncError("INVALID_INPUT", "subscribe(listener): `listener` must be a function.");
     this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
   }
 
   /**
