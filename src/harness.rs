@@ -29,6 +29,8 @@ pub struct MemStore {
     pub prepare: Option<bool>,
     /// Rounds and reads of the last operation (scaling tests count these).
     pub last: Counts,
+    /// Whether the store is archived (every write is refused).
+    pub archived: bool,
     seed_counter: u64,
 }
 
@@ -135,6 +137,7 @@ impl MemStore {
             Read::MountListing(_) => Answer::Listing(Vec::new()),
             Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
             Read::Count => Answer::Count(self.files.len() as u64),
+            Read::Archived => Answer::HasChildren(self.archived),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
             Read::FileById(id) => Answer::File(self.files.values().find(|r| &r.id == id).cloned()),
             Read::Version(id) => Answer::Version(self.versions.get(id).cloned()),

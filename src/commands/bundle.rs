@@ -374,7 +374,7 @@ pub(crate) fn import(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, "import a bundle")?;
+    refuse_if_read_only(cx, snap, Voice::Host, "import a bundle")?;
     let existing_versions = Read::VersionIds;
     let mut reads = vec![Read::Subtree(String::new()), clock_read()];
     if bundle.versions.is_some() {

@@ -114,7 +114,7 @@ pub(crate) fn create(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, &fill("create {}", &[key]))?;
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("create {}", &[key]))?;
     let mut reads = placement_reads(key);
     reads.extend([Read::Count, clock_read()]);
     snap.need(reads)?;
@@ -139,7 +139,7 @@ pub(crate) fn update(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, &fill("update memory {}", &[id]))?;
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("update memory {}", &[id]))?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     let key = new_key.unwrap_or(&record.path);
@@ -205,7 +205,7 @@ pub(crate) fn delete(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, &fill("delete memory {}", &[id]))?;
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("delete memory {}", &[id]))?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {

@@ -75,7 +75,7 @@ impl Operation {
             Operation::Tool(Ok(command)) => run_tool(command, cx, snap),
             Operation::HostWrite { path, bytes } => {
                 let path = path.clone()?;
-                refuse_if_read_only(cx, Voice::Model, &cat(&["write ", path.raw()]))?;
+                refuse_if_read_only(cx, snap, Voice::Model, &cat(&["write ", path.raw()]))?;
                 host::write(&path, bytes, cx, snap)
             }
             Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
@@ -89,6 +89,7 @@ fn run_tool(command: &ToolCommand, cx: &Context, snap: &Snapshot) -> Result<Outc
     if command.writes() {
         refuse_if_read_only(
             cx,
+            snap,
             Voice::Model,
             &cat(&[command.name(), " ", command.subject().raw()]),
         )?;

@@ -35,13 +35,25 @@ pub(crate) fn fail(code: ErrorCode, message: String) -> Stop {
 }
 
 /// Read-only access refuses every write, after the input and path checks and before any
-/// other (docs/TOOL.md#read-only-access). `what` is the act: `create /memories/a.md`,
+/// other (docs/TOOL.md#read-only-access); so does an archived store, once the first round
+/// said so (every writing task asks, see `Task`). `what` is the act: `create /memories/a.md`,
 /// `update memory mem_…`.
-pub(crate) fn refuse_if_read_only(cx: &Context, voice: Voice, what: &str) -> Result<(), Stop> {
+pub(crate) fn refuse_if_read_only(
+    cx: &Context,
+    snap: &Snapshot,
+    voice: Voice,
+    what: &str,
+) -> Result<(), Stop> {
     if cx.config.read_only {
         return Err(fail(
             ErrorCode::ReadOnly,
             voice.say(fill(texts::READ_ONLY, &[what])),
+        ));
+    }
+    if snap.archived() == Some(true) {
+        return Err(fail(
+            ErrorCode::Archived,
+            voice.say(fill(texts::ARCHIVED_STORE, &[what])),
         ));
     }
     Ok(())

@@ -136,7 +136,7 @@ pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 /// `versions.redact(id)`: clears the version's content, path, hash and size for good. The
 /// bytes themselves go when no other version holds them.
 pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, &fill("redact version {}", &[id]))?;
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("redact version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Ok(Outcome::value(version_json(version, None), vec![]));
@@ -175,7 +175,7 @@ pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome,
 /// `versions.restore(id)`: writes the version's content back as a new version of its memory;
 /// a deleted memory comes back at the version's path if that is free.
 pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, &fill("restore version {}", &[id]))?;
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("restore version {}", &[id]))?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Err(stop(
@@ -241,7 +241,7 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
 /// Retention: deletes versions older than the retention period, except the head of each live
 /// memory, and the bytes no remaining version holds. `{ pruned_versions, freed_contents }`.
 pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, Voice::Host, "prune versions")?;
+    refuse_if_read_only(cx, snap, Voice::Host, "prune versions")?;
     let cutoff = cx.now.saturating_sub(cx.config.retention_ms);
     let old = Read::VersionsBelow(version_id_floor(cutoff));
     snap.need(vec![old.clone()])?;

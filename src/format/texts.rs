@@ -172,6 +172,9 @@ pub(crate) const POLICY_REFUSED: &str = "Error: Cannot write {}: {}";
 /// The act (`create /memories/a.md`); the model's text starts with `Error: `. (docs/TOOL.md#read-only-access)
 pub(crate) const READ_ONLY: &str = "Cannot {}: this memory is read-only";
 
+/// The act, as for `READ_ONLY`; said when the store itself is archived. (docs/TOOL.md#read-only-access)
+pub(crate) const ARCHIVED_STORE: &str = "Cannot {}: this memory store is archived and read-only";
+
 /// The path, the size, the limit; the model's text starts with `Error: `. (docs/TOOL.md#file-size-limit)
 pub(crate) const FILE_TOO_BIG: &str =
     "Cannot write {}: {} bytes is over the limit of {} bytes per file";

@@ -286,6 +286,7 @@ export async function perform(handles, task, options = {}) {
     );
     if (!progress || outcome.isError) {
       writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
+      if (writes.length > 0) tx.finish?.();
       return;
     }
     // A transaction carries out its requests in order, so a cheap read issued after a batch
@@ -303,6 +304,7 @@ export async function perform(handles, task, options = {}) {
         });
       }
     });
+    if (total > 0) tx.finish?.();
   };
 
   try {
@@ -368,6 +370,10 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     }
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
+      return;
+    case "archived":
+      if (typeof tx.isArchived === "function") tx.isArchived((yes) => json(Boolean(yes)));
+      else json(false);
       return;
     case "count":
       tx.countFiles((n) => json(n));

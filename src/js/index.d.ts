@@ -629,6 +629,8 @@ export class MemoryTool {
   readonly memories: MemoriesApi;
   /** The history API. Throws `MemoryToolError`s with the core's codes. */
   readonly versions: VersionsApi;
+  /** Per-store host state kept beside the memories (see `StateApi`). */
+  readonly state: StateApi;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**
@@ -704,6 +706,19 @@ export interface EventScope {
 }
 
 /** An open store. */
+/**
+ * `MemoryTool.state`: small per-store JSON values the host keeps in the store's own database
+ * (sync baselines and the like). Not memories: no versions, no events, never shown to the model.
+ */
+export interface StateApi {
+  /** The value stored under `name`, or undefined. */
+  get(name: string, options?: StoreOption): Promise<unknown>;
+  /** Stores a copy of `value` (JSON data) under `name`; `INVALID_INPUT` for anything else. */
+  set(name: string, value: unknown, options?: StoreOption): Promise<void>;
+  /** Deletes the value under `name` (nothing if there is none). */
+  delete(name: string, options?: StoreOption): Promise<void>;
+}
+
 export interface StoreHandle {
   /**
    * Runs `body` inside one transaction; resolves after commit, rejects after abort (with a
@@ -759,7 +774,10 @@ export interface StorageTx {
   getVersionsBelow(id: string, cb: (records: VersionRecord[]) => void): void;
   /** The ids of the versions whose `content` is `key`. */
   getVersionIdsWithContent(key: string, cb: (ids: string[]) => void): void;
-  /** The highest version id, or null. */
+  /**
+   * The highest version id the store has held, or null: a deleted version's id still counts,
+   * so the ids of later versions stay above every id ever given out.
+   */
   getNewestVersionId(cb: (id: string | null) => void): void;
   /** Every version id. */
   getVersionIds(cb: (ids: string[]) => void): void;
@@ -779,6 +797,27 @@ export interface StorageTx {
   deleteContent(id: string): void;
   putVersion(record: VersionRecord): void;
   deleteVersion(id: string): void;
+  /**
+   * Optional: called after a command's last write, so a storage that keeps derived records
+   * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
+   */
+  finish?(): void;
+  /**
+   * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
+   * was opened). A storage without it is never archived in itself; mounts still refuse.
+   */
+  isArchived?(cb: (yes: boolean) => void): void;
+  /** Optional: marks the store archived at `at` (epoch ms), for good (`MemoryStores.archive`). */
+  setArchived?(at: number): void;
+  /**
+   * Optional (required by `MemoryTool.state`): the host's per-store state under `name`, or
+   * undefined. Values are JSON data.
+   */
+  getState?(name: string, cb: (value: unknown) => void): void;
+  /** Optional (required by `MemoryTool.state`): stores `value` under `name`. */
+  putState?(name: string, value: unknown): void;
+  /** Optional (required by `MemoryTool.state`): deletes the state under `name`. */
+  deleteState?(name: string): void;
 }
 
 /** Options of `IndexedDbStorage`. */

@@ -7,7 +7,7 @@ import { MemoryToolError, toStorageError } from "./errors.js";
 /** @typedef {import("./index.js").FileRecord} FileRecord */
 
 /** The schema version this code writes; `upgrade` brings any older database up to it. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** File records, keyed by their `path`; unique index `id` (the memory id). */
 export const FILES = "files";
 /**
@@ -24,10 +24,20 @@ export const VERSIONS = "versions";
  * takes ~50 ms in Chromium (the cost is per value read, whatever its size).
  */
 export const LISTING = "listing";
+/**
+ * The store's metadata (version 4), kept in step by every transaction that writes: under key
+ * `"store"` the `StoreMeta` record (file count, bytes of the heads, newest version id, when the
+ * store was created and last changed), so a create needs no `count()` and no key cursor; under
+ * keys `["state", name]` the host's per-store state (`MemoryTool.state`: sync baselines and
+ * the like), written only by the calls that ask.
+ */
+export const META = "meta";
+/** The key of the StoreMeta record in META. */
+export const META_KEY = "store";
 /** How long an open may wait with no event before it fails clearly. */
 const OPEN_TIMEOUT_MS = 5000;
 /** Every object store: what a command's transaction spans. */
-export const STORES = [FILES, CONTENTS, VERSIONS, LISTING];
+export const STORES = [FILES, CONTENTS, VERSIONS, LISTING, META];
 
 /**
  * The listing key of a file: `{path}\0{size}`.
@@ -37,6 +47,19 @@ export const STORES = [FILES, CONTENTS, VERSIONS, LISTING];
 export function listingKey(path, size) {
   return `${path}\u0000${size}`;
 }
+
+/**
+ * The metadata of a store: what a command would otherwise count or scan for.
+ * @typedef {object} StoreMeta
+ * @property {number} files the number of file records
+ * @property {number} bytes the sum of their sizes (the heads' bytes; history is apart)
+ * @property {string | null} newestVersion the highest version id ever written (version ids
+ *   only grow: a pruned one still bounds the next)
+ * @property {number} createdAt epoch ms the store was created (or first upgraded to version 4)
+ * @property {number} changedAt epoch ms of the last transaction that wrote a record
+ * @property {number | null} [archivedAt] epoch ms the store was archived: every write is
+ *   refused from then on, however the store is opened
+ */
 
 /**
  * Opens the database at SCHEMA_VERSION, creating or upgrading it. Rejects with a storage
@@ -129,6 +152,65 @@ function upgrade(db, tx, oldVersion) {
       cursor.continue();
     };
   }
+  if (!db.objectStoreNames.contains(META)) {
+    // Version 4: the metadata record, from what the database holds (or zeros for a new one).
+    const meta = db.createObjectStore(META);
+    const now = Date.now();
+    if (oldVersion === 0) {
+      meta.put(emptyMeta(now), META_KEY);
+    } else {
+      measure(tx.objectStore(FILES), tx.objectStore(VERSIONS), now, (record) => meta.put(record, META_KEY));
+    }
+  }
+}
+
+/**
+ * The metadata of an empty store.
+ * @param {number} now
+ * @returns {StoreMeta}
+ */
+export function emptyMeta(now) {
+  return { files: 0, bytes: 0, newestVersion: null, createdAt: now, changedAt: now, archivedAt: null };
+}
+
+/**
+ * Counts what a store holds and hands its StoreMeta to `done`: one walk over the file records
+ * (no contents) and one key cursor for the newest version id. The upgrade to version 4 uses
+ * it, and a transaction that finds the record missing.
+ * @param {IDBObjectStore} files
+ * @param {IDBObjectStore} versions
+ * @param {number} now
+ * @param {(meta: StoreMeta) => void} done
+ */
+export function measure(files, versions, now, done) {
+  let count = 0;
+  let bytes = 0;
+  /** @type {string | null | undefined} */
+  let newest;
+  let walked = false;
+  const ready = () => {
+    if (walked && newest !== undefined) {
+      done({ files: count, bytes, newestVersion: newest, createdAt: now, changedAt: now, archivedAt: null });
+    }
+  };
+  const walk = files.openCursor();
+  walk.onsuccess = () => {
+    const cursor = walk.result;
+    if (!cursor) {
+      walked = true;
+      ready();
+      return;
+    }
+    const { size } = /** @type {FileRecord} */ (cursor.value);
+    count += 1;
+    if (typeof size === "number" && Number.isFinite(size) && size > 0) bytes += size;
+    cursor.continue();
+  };
+  const last = versions.openKeyCursor(null, "prev");
+  last.onsuccess = () => {
+    newest = last.result ? /** @type {string} */ (last.result.key) : null;
+    ready();
+  };
 }
 
 /**

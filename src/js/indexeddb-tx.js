@@ -3,11 +3,21 @@
 // `listing` store kept in step with `files` inside the same transaction.
 
 import { toStorageError } from "./errors.js";
-import { CONTENTS, FILES, LISTING, VERSIONS, listingKey } from "./indexeddb-schema.js";
+import {
+  CONTENTS,
+  FILES,
+  LISTING,
+  META,
+  META_KEY,
+  VERSIONS,
+  listingKey,
+  measure,
+} from "./indexeddb-schema.js";
 
 /** @typedef {import("./index.js").FileRecord} FileRecord */
 /** @typedef {import("./index.js").VersionRecord} VersionRecord */
 /** @typedef {import("./index.js").StorageTx} StorageTx */
+/** @typedef {import("./indexeddb-schema.js").StoreMeta} StoreMeta */
 
 /**
  * A transaction's requests. Callbacks run from the requests' success events; if one throws,
@@ -19,14 +29,25 @@ export class IndexedDbTx {
   #contents;
   #versions;
   #listing;
+  #meta;
   #keyRange;
   #fail;
   /**
-   * Directory keys whose listing keys this transaction has dropped whole (a directory delete
-   * or rename: one key-range request instead of one per file).
+   * The StoreMeta record as this transaction read it (once, on first need), or the callbacks
+   * waiting for it while the read is out.
+   * @type {{ record: StoreMeta } | { waiting: Array<(meta: StoreMeta) => void> } | null}
+   */
+  #metaRead = null;
+  /** What this transaction's writes change in StoreMeta, written by `finish`. */
+  #delta = { files: 0, bytes: 0, newestVersion: /** @type {string | null} */ (null), dirty: false };
+  /** Set when a write could not say what it replaced: `finish` counts the store again. */
+  #recount = false;
+  /**
+   * Directory keys whose file records this transaction has deleted whole (one key-range
+   * request instead of one per file).
    * @type {Set<string>}
    */
-  #unlistedTrees = new Set();
+  #deletedTrees = new Set();
 
   /**
    * @param {IDBTransaction} idbTx
@@ -39,6 +60,7 @@ export class IndexedDbTx {
     this.#contents = idbTx.objectStore(CONTENTS);
     this.#versions = idbTx.objectStore(VERSIONS);
     this.#listing = idbTx.objectStore(LISTING);
+    this.#meta = idbTx.objectStore(META);
     this.#fail = fail;
   }
 
@@ -74,9 +96,12 @@ export class IndexedDbTx {
     );
   }
 
-  /** @param {(n: number) => void} cb */
+  /**
+   * The file count, from the StoreMeta record (no `count()`, which grows with the store).
+   * @param {(n: number) => void} cb
+   */
   countFiles(cb) {
-    this.#request(() => this.#files.count(), cb);
+    this.#withMeta((meta) => cb(meta.files));
   }
 
   /** @param {string} id @param {(bytes: Uint8Array | undefined) => void} cb */
@@ -156,12 +181,124 @@ export class IndexedDbTx {
     );
   }
 
-  /** @param {(id: string | null) => void} cb */
+  /**
+   * The newest version id, from the StoreMeta record (no key cursor).
+   * @param {(id: string | null) => void} cb
+   */
   getNewestVersionId(cb) {
+    this.#withMeta((meta) => cb(meta.newestVersion));
+  }
+
+  /**
+   * The StoreMeta record, read once per transaction; when it is missing (a database written
+   * by hand, or a record lost), counted from the stores.
+   * @param {(meta: StoreMeta) => void} cb
+   */
+  #withMeta(cb) {
+    const read = this.#metaRead;
+    if (read && "record" in read) {
+      cb(read.record);
+      return;
+    }
+    if (read) {
+      read.waiting.push(cb);
+      return;
+    }
+    /** @type {Array<(meta: StoreMeta) => void>} */
+    const waiting = [cb];
+    this.#metaRead = { waiting };
+    /** @param {StoreMeta} record */
+    const arrived = (record) => {
+      this.#metaRead = { record };
+      for (const waiter of waiting) waiter(record);
+    };
     this.#request(
-      () => this.#versions.openKeyCursor(null, "prev"),
-      (cursor) => cb(cursor ? /** @type {string} */ (cursor.key) : null),
+      () => this.#meta.get(META_KEY),
+      (value) => {
+        if (isMeta(value)) arrived(value);
+        else this.#guard(() => measure(this.#files, this.#versions, Date.now(), (m) => this.#guard(() => arrived(m))));
+      },
     );
+  }
+
+  /**
+   * Whether the store is archived (StoreMeta `archivedAt`).
+   * @param {(yes: boolean) => void} cb
+   */
+  isArchived(cb) {
+    this.#withMeta((meta) => cb(meta.archivedAt != null));
+  }
+
+  /**
+   * Marks the store archived at `at`; an archived store stays archived (the first time kept).
+   * @param {number} at epoch ms
+   */
+  setArchived(at) {
+    this.#withMeta((before) => {
+      if (before.archivedAt != null) return;
+      const record = { ...before, archivedAt: at };
+      this.#metaRead = { record };
+      this.#write(() => this.#meta.put(record, META_KEY));
+    });
+  }
+
+  /**
+   * Per-store host state (`MemoryTool.state`) under `name`, or undefined.
+   * @param {string} name
+   * @param {(value: unknown) => void} cb
+   */
+  getState(name, cb) {
+    this.#request(() => this.#meta.get(["state", name]), cb);
+  }
+
+  /** @param {string} name @param {unknown} value */
+  putState(name, value) {
+    this.#write(() => this.#meta.put(value, ["state", name]));
+  }
+
+  /** @param {string} name */
+  deleteState(name) {
+    this.#write(() => this.#meta.delete(["state", name]));
+  }
+
+  /**
+   * Writes what this transaction's writes changed into the StoreMeta record: the driver calls
+   * it after a command's last write. Without the call, the success of the last write that
+   * changed the metadata writes it (one callback later); a transaction that wrote nothing
+   * writes nothing.
+   */
+  finish() {
+    const delta = this.#delta;
+    this.#lastChange = null;
+    if (!delta.dirty && !this.#recount) return;
+    this.#delta = { files: 0, bytes: 0, newestVersion: null, dirty: false };
+    const now = Date.now();
+    if (this.#recount) {
+      this.#recount = false;
+      // Counted after every request issued so far, so it sees this transaction's writes.
+      this.#guard(() =>
+        measure(this.#files, this.#versions, now, (counted) =>
+          this.#withMeta((before) => {
+            const newest = maxId(counted.newestVersion, before.newestVersion);
+            const record = { ...counted, newestVersion: newest, createdAt: before.createdAt, archivedAt: before.archivedAt ?? null };
+            this.#metaRead = { record };
+            this.#write(() => this.#meta.put(record, META_KEY));
+          }),
+        ),
+      );
+      return;
+    }
+    this.#withMeta((before) => {
+      const record = {
+        ...before,
+        files: Math.max(0, before.files + delta.files),
+        bytes: Math.max(0, before.bytes + delta.bytes),
+        newestVersion: maxId(before.newestVersion, delta.newestVersion),
+        changedAt: now,
+      };
+      this.#metaRead = { record };
+      this.#write(() => this.#meta.put(record, META_KEY));
+    });
   }
 
   /** @param {(ids: string[]) => void} cb */
@@ -177,8 +314,15 @@ export class IndexedDbTx {
    *   the path goes
    */
   putFile(record, previousSize) {
-    this.#write(() => this.#files.put(record));
+    this.#changed(this.#write(() => this.#files.put(record)));
     const { path, size } = record;
+    this.#delta.dirty = true;
+    if (previousSize === undefined || typeof size !== "number") {
+      this.#recount = true;
+    } else {
+      if (previousSize === null) this.#delta.files += 1;
+      this.#delta.bytes += size - (previousSize ?? 0);
+    }
     if (previousSize === size) return;
     if (previousSize !== null) this.#unlist(path, previousSize);
     this.#write(() => this.#listing.put(null, listingKey(path, size)));
@@ -193,12 +337,24 @@ export class IndexedDbTx {
    * @param {string} [tree]
    */
   deleteFile(path, size, tree) {
-    this.#write(() => this.#files.delete(path));
+    this.#delta.dirty = true;
+    if (typeof size === "number") {
+      this.#delta.files -= 1;
+      this.#delta.bytes -= size;
+    } else {
+      this.#recount = true;
+    }
     if (tree === undefined) {
+      this.#changed(this.#write(() => this.#files.delete(path)));
       this.#unlist(path, size);
-    } else if (!this.#unlistedTrees.has(tree)) {
-      this.#unlistedTrees.add(tree);
-      this.#write(() => this.#listing.delete(this.#subtree(tree)));
+    } else if (!this.#deletedTrees.has(tree)) {
+      // The whole directory in two key-range requests: its records and its listing keys.
+      this.#deletedTrees.add(tree);
+      const range = this.#subtree(tree);
+      this.#changed(this.#write(() => this.#files.delete(range)));
+      this.#write(() => this.#listing.delete(range));
+    } else {
+      this.#changed(null);
     }
   }
 
@@ -228,7 +384,9 @@ export class IndexedDbTx {
 
   /** @param {VersionRecord} record */
   putVersion(record) {
-    this.#write(() => this.#versions.put(record));
+    this.#changed(this.#write(() => this.#versions.put(record)));
+    this.#delta.dirty = true;
+    if (typeof record?.id === "string") this.#delta.newestVersion = maxId(this.#delta.newestVersion, record.id);
   }
 
   /** @param {string} id */
@@ -242,6 +400,43 @@ export class IndexedDbTx {
    */
   #subtree(path) {
     return this.#keyRange.bound(path + "/", path + "0", false, true);
+  }
+
+  /**
+   * The newest write that changed the metadata: when it succeeds with no `finish` since, the
+   * metadata is written then.
+   * @type {IDBRequest | null}
+   */
+  #lastChange = null;
+
+  /**
+   * Notes that a write changed the metadata; `request` is the write's request, or null when it
+   * issued none (a file of a directory already deleted whole).
+   * @param {IDBRequest | null} request
+   */
+  #changed(request) {
+    if (request === null) {
+      if (this.#lastChange === null) this.#withMeta(() => this.finish());
+      return;
+    }
+    this.#lastChange = request;
+    request.onsuccess = () => {
+      if (this.#lastChange !== request) return;
+      this.#lastChange = null;
+      this.#guard(() => this.finish());
+    };
+  }
+
+  /**
+   * Runs `call`, aborting the transaction with what it throws.
+   * @param {() => void} call
+   */
+  #guard(call) {
+    try {
+      call();
+    } catch (error) {
+      this.#fail(error);
+    }
   }
 
   /**
@@ -275,4 +470,32 @@ export class IndexedDbTx {
       throw toStorageError(error);
     }
   }
+}
+
+/**
+ * The higher of two version ids (either may be null).
+ * @param {string | null} a
+ * @param {string | null} b
+ */
+function maxId(a, b) {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
+}
+
+/**
+ * Whether `value` is a StoreMeta record.
+ * @param {unknown} value
+ * @returns {value is StoreMeta}
+ */
+function isMeta(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const m = /** @type {Record<string, unknown>} */ (value);
+  return (
+    Number.isSafeInteger(m.files) &&
+    Number.isSafeInteger(m.bytes) &&
+    (m.newestVersion === null || typeof m.newestVersion === "string") &&
+    typeof m.createdAt === "number" &&
+    typeof m.changedAt === "number"
+  );
 }

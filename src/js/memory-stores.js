@@ -139,7 +139,20 @@ export class MemoryStores {
    * @returns {Promise<MemoryStore>}
    */
   async archive(id) {
-    return this.#call("stores.archive", { id: storeId("archive", id) });
+    const record = await this.#call("stores.archive", { id: storeId("archive", id) });
+    // The store's own database says so too, inside the transactions of every later write:
+    // tools that opened it before, or by id, are refused as well. Archiving again repeats it,
+    // so a crash between the two writes is mended by the next call.
+    const handle = await this.#storage.open(record.id);
+    try {
+      const at = Date.parse(record.archived_at);
+      await handle.transaction("readwrite", (tx) => tx.setArchived?.(Number.isFinite(at) ? at : Date.now()));
+    } catch (error) {
+      throw toStorageError(error);
+    } finally {
+      handle.close();
+    }
+    return record;
   }
 
   /**

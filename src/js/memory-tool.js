@@ -21,6 +21,7 @@ import { entropy, newSessionId } from "./ids.js";
 import { invalidOptions, readOptions } from "./options.js";
 import { openHandle, planOf } from "./registry.js";
 import { loadEngine } from "./wasm.js";
+import { stateApi } from "./state.js";
 import { HOST_CALL_AS } from "./sync-actor.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
@@ -90,6 +91,15 @@ export class MemoryTool {
   versions;
 
   /**
+   * Per-store host state (docs/ARCHITECTURE.md#store-metadata): small JSON values kept in the
+   * store's own database beside its memories, such as a sync's baselines. Not memories: no
+   * versions, no change events, never shown to the model. With several mounts, each call
+   * takes `{ store }`. Throws `MemoryToolError`s.
+   * @type {import("./index.js").StateApi}
+   */
+  state;
+
+  /**
    * Use `MemoryTool.open(options)`.
    * @param {symbol} token
    * @param {Engine} engine
@@ -146,6 +156,10 @@ export class MemoryTool {
         on("versions.restore", options, { id }),
       prune: async (/** @type {import("./index.js").StoreOption | undefined} */ options) =>
         on("versions.prune", options),
+    });
+    this.state = stateApi((call, store) => {
+      this.#checkOpen();
+      return this.#handles[this.#mountOf(call, store)];
     });
   }
 

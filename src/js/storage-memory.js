@@ -68,10 +68,16 @@ class StoreData {
     this.versions = new Map();
     /** Keys of `versions`, sorted. @type {string[]} */
     this.versionIds = [];
+    /** The highest version id ever stored (deleted ones too: ids only grow). @type {string | null} */
+    this.newestVersion = null;
     /** The versions' `memory` index: memory id → its version ids, sorted. @type {Map<string, string[]>} */
     this.versionsByMemory = new Map();
     /** The versions' `content` index: content key → version ids. @type {Map<string, Set<string>>} */
     this.versionsByContent = new Map();
+    /** The host's per-store state (`MemoryTool.state`), by name. @type {Map<string, unknown>} */
+    this.state = new Map();
+    /** When the store was archived (epoch ms), or null. @type {number | null} */
+    this.archivedAt = null;
     /** Set by `destroy`: the store is gone, and handles on it refuse every transaction. */
     this.deleted = false;
   }
@@ -85,8 +91,10 @@ class StoreData {
     this.contents.clear();
     this.versions.clear();
     this.versionIds.length = 0;
+    this.newestVersion = null;
     this.versionsByMemory.clear();
     this.versionsByContent.clear();
+    this.state.clear();
   }
 
   /**
@@ -155,6 +163,7 @@ class StoreData {
     }
     this.versions.set(id, record);
     if (before === undefined) insertSorted(this.versionIds, id);
+    if (this.newestVersion === null || id > this.newestVersion) this.newestVersion = id;
     // Like an IndexedDB index, a record without a valid key for it is simply not indexed.
     if (typeof record.memoryId === "string") {
       let ofMemory = this.versionsByMemory.get(record.memoryId);
@@ -382,10 +391,13 @@ class InMemoryTx {
     cb([...(this.#data.versionsByContent.get(key) ?? [])].sort());
   }
 
-  /** @param {(id: string | null) => void} cb */
+  /**
+   * The highest version id this store has held, deleted or not (ids only grow).
+   * @param {(id: string | null) => void} cb
+   */
   getNewestVersionId(cb) {
     this.#checkActive();
-    cb(this.#data.versionIds.at(-1) ?? null);
+    cb(this.#data.newestVersion);
   }
 
   /** @param {(ids: string[]) => void} cb */
@@ -449,7 +461,11 @@ class InMemoryTx {
       throw new MemoryToolError("STORAGE_FAILED", "A version record must have a string id.");
     }
     const before = this.#data.versions.get(id);
-    this.#undo.push(() => this.#data.setVersion(id, before));
+    const newest = this.#data.newestVersion;
+    this.#undo.push(() => {
+      this.#data.setVersion(id, before);
+      this.#data.newestVersion = newest;
+    });
     this.#data.setVersion(id, copyVersion(record));
   }
 
@@ -459,6 +475,52 @@ class InMemoryTx {
     const before = this.#data.versions.get(id);
     this.#undo.push(() => this.#data.setVersion(id, before));
     this.#data.setVersion(id, undefined);
+  }
+
+  /** @param {(yes: boolean) => void} cb */
+  isArchived(cb) {
+    this.#checkActive();
+    cb(this.#data.archivedAt !== null);
+  }
+
+  /** @param {number} at */
+  setArchived(at) {
+    this.#checkWritable();
+    const data = this.#data;
+    if (data.archivedAt !== null) return;
+    this.#undo.push(() => (data.archivedAt = null));
+    data.archivedAt = at;
+  }
+
+  /**
+   * The host's per-store state under `name` (a copy), or undefined.
+   * @param {string} name
+   * @param {(value: unknown) => void} cb
+   */
+  getState(name, cb) {
+    this.#checkActive();
+    const value = this.#data.state.get(name);
+    cb(value === undefined ? undefined : structuredClone(value));
+  }
+
+  /** @param {string} name @param {unknown} value */
+  putState(name, value) {
+    this.#checkWritable();
+    const state = this.#data.state;
+    const had = state.has(name);
+    const before = state.get(name);
+    this.#undo.push(() => (had ? state.set(name, before) : state.delete(name)));
+    state.set(name, structuredClone(value));
+  }
+
+  /** @param {string} name */
+  deleteState(name) {
+    this.#checkWritable();
+    const state = this.#data.state;
+    if (!state.has(name)) return;
+    const before = state.get(name);
+    this.#undo.push(() => state.set(name, before));
+    state.delete(name);
   }
 
   /** Takes back every write of this transaction, newest first. */

@@ -22,6 +22,9 @@ pub enum Read {
     HasChildren(String),
     /// How many files the store holds.
     Count,
+    /// Whether the store is archived (read-only for good, whoever opened it and when). Every
+    /// task that may write asks it in its first round.
+    Archived,
     /// The bytes stored under a content key.
     Content(String),
     /// The file record of a memory id (the files' `id` index).
@@ -77,7 +80,7 @@ impl std::hash::Hash for Read {
             | Read::VersionsBelow(s)
             | Read::VersionsWithContent(s)
             | Read::Listing(s) => s.hash(state),
-            Read::Count | Read::NewestVersionId | Read::VersionIds => {}
+            Read::Count | Read::Archived | Read::NewestVersionId | Read::VersionIds => {}
             Read::VersionsDesc {
                 memory,
                 below,

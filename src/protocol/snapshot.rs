@@ -134,6 +134,15 @@ impl Snapshot {
         }
     }
 
+    /// Whether the store is archived: `None` until `Archived` is answered (every writing
+    /// task's first round asks it).
+    pub(crate) fn archived(&self) -> Option<bool> {
+        match self.answer(&Read::Archived) {
+            Some(Answer::HasChildren(yes)) => Some(*yes),
+            _ => None,
+        }
+    }
+
     /// The store's file count (after `need(Count)`).
     pub(crate) fn count(&self) -> u64 {
         match self.answer(&Read::Count) {

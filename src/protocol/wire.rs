@@ -16,6 +16,7 @@ impl Read {
             Read::Subtree(p) => fill("{\"kind\":\"subtree\",\"path\":{}}", &[&quote(p)]),
             Read::HasChildren(p) => fill("{\"kind\":\"hasChildren\",\"path\":{}}", &[&quote(p)]),
             Read::Count => "{\"kind\":\"count\"}".to_string(),
+            Read::Archived => "{\"kind\":\"archived\"}".to_string(),
             Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
             Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
             Read::Version(id) => fill("{\"kind\":\"version\",\"id\":{}}", &[&quote(id)]),
@@ -122,7 +123,7 @@ impl Answer {
                 _ => None,
             },
             Read::Subtree(_) | Read::Listing(_) | Read::MountListing(_) => None,
-            Read::HasChildren(_) => json.as_bool().map(Answer::HasChildren),
+            Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::HasChildren),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
             Read::Content(_) => None,
         }

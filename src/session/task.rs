@@ -86,7 +86,18 @@ impl Task {
                 self.pending.clear();
                 self.outcome = Some(Outcome::failure(error));
             }
-            Err(Stop::Need(reads)) => self.pending = reads,
+            Err(Stop::Need(mut reads)) => {
+                // A task that may write learns in its first round whether the store is
+                // archived (docs/TOOL.md#read-only-access): the refusal then comes before any
+                // other that a read decides, as read-only access does.
+                if self.snapshot.archived().is_none()
+                    && operation.writes()
+                    && !reads.contains(&Read::Archived)
+                {
+                    reads.push(Read::Archived);
+                }
+                self.pending = reads;
+            }
         }
     }
 

@@ -1094,7 +1094,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     });
 
     // Tab A issues 20 commands at once, and keeps running one command after another (until
-    // the first error) while tab B asks for version 4 (this package's schema is version 3).
+    // the first error) while tab B asks for version 5 (this package's schema is version 4).
     await a.evaluate((file) => {
       const tool = harness.tool("m");
       window.inflight = harness.withTimeout(
@@ -1125,9 +1125,9 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
         harness.withTimeout(
           new Promise((resolve, reject) => {
             let blocked = false;
-            const request = indexedDB.open(name, 4);
+            const request = indexedDB.open(name, 5);
             request.onupgradeneeded = () => {
-              request.result.createObjectStore("added-in-v4");
+              request.result.createObjectStore("added-in-v5");
             };
             request.onblocked = () => {
               blocked = true;
@@ -1135,16 +1135,16 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
             request.onerror = () => reject(request.error);
             request.onsuccess = () => {
               const db = request.result;
-              window.v4 = db; // kept open
+              window.v5 = db; // kept open
               resolve({ version: db.version, blocked, stores: [...db.objectStoreNames].sort() });
             };
           }),
           5_000,
-          "indexedDB.open(name, 4) from tab B",
+          "indexedDB.open(name, 5) from tab B",
         ),
       DB_PREFIX + STORE,
     );
-    assert.deepEqual(upgraded, { version: 4, blocked: false, stores: ["added-in-v4", "contents", "files", "listing", "versions"] });
+    assert.deepEqual(upgraded, { version: 5, blocked: false, stores: ["added-in-v5", "contents", "files", "listing", "meta", "versions"] });
 
     // Every in-flight command settled: committed, or refused as a storage failure.
     const flight = await a.evaluate(() => window.inflight);
@@ -1168,11 +1168,11 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
       });
     }
     for (const r of flight.filter((/** @type {any} */ r) => !r.isError)) assert.equal(r.content, `The file ${FILE} has been edited.`);
-    // The file holds exactly the committed inserts (read through tab B's version-3 connection).
+    // The file holds exactly the committed inserts (read through tab B's version-5 connection).
     const text = await b.evaluate(
       (file) =>
         new Promise((resolve, reject) => {
-          const tx = window.v4.transaction(["files", "contents"], "readonly");
+          const tx = window.v5.transaction(["files", "contents"], "readonly");
           tx.objectStore("files").get(file.slice("/memories".length)).onsuccess = (event) => {
             tx.objectStore("contents").get(event.target.result.content).onsuccess = (e) => resolve(new TextDecoder().decode(e.target.result));
           };
@@ -1294,8 +1294,8 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
 
     await openTool(page, "m", { store: STORE });
     const after = JSON.parse(await dump(page, STORE));
-    assert.equal(after.version, 3);
-    assert.deepEqual(after.stores, ["contents", "files", "listing", "versions"]);
+    assert.equal(after.version, 4);
+    assert.deepEqual(after.stores, ["contents", "files", "listing", "meta", "versions"]);
     assert.deepEqual(after.files, before.files);
     // The upgrade to version 3 listed the old file.
     assert.deepEqual(after.listing, [`/old/note.md\u0000${Buffer.byteLength(note)}`]);

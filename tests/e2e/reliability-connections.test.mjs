@@ -274,8 +274,8 @@ describe("lost or blocked connections", () => {
         rel.withTimeout(
           new Promise((resolve, reject) => {
             let blocked = false;
-            const request = indexedDB.open(name, 4);
-            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v4");
+            const request = indexedDB.open(name, 5);
+            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v5");
             request.onblocked = () => {
               blocked = true;
             };
@@ -286,14 +286,14 @@ describe("lost or blocked connections", () => {
             };
           }),
           5_000,
-          "open(name, 4) from tab C",
+          "open(name, 5) from tab C",
         ),
       DB_PREFIX + STORE,
     );
-    assert.deepEqual(upgraded, { blocked: false, version: 4 });
+    assert.deepEqual(upgraded, { blocked: false, version: 5 });
     const records = { a: await writesOf(a), b: await writesOf(b) };
     const raw = await dump(c, STORE);
-    assert.equal(raw.version, 4);
+    assert.equal(raw.version, 5);
     assertConsistent(raw, "after the upgrade");
     const lines = /** @type {string} */ (fileText(raw, "/log.md")).split("\n");
     assert.equal(lines.at(-1), "start");
@@ -369,7 +369,7 @@ describe("lost or blocked connections", () => {
     const created = await a.evaluate(() => rel.tool("m").execute({ command: "create", path: "/memories/new.md", file_text: "new" }));
     assert.equal(created.isError, false);
     const raw = await dump(a, STORE);
-    assert.equal(raw.version, 3);
+    assert.equal(raw.version, 4);
     console.log(`# old tab: this package's upgrade refused in ${took} ms while it held on; opened, data kept, after it closed`);
     for (const p of [a, old]) await p.close();
   });
@@ -385,7 +385,7 @@ describe("lost or blocked connections", () => {
       await openTool(a, "m", { store: STORE });
       // @ts-ignore
       assert.equal((await a.evaluate(() => rel.tool("m").execute({ command: "create", path: "/memories/x.md", file_text: "x" }))).isError, false);
-      // The old tab: a version 3 connection that ignores versionchange.
+      // The old tab: a version 4 connection that ignores versionchange.
       await old.evaluate(
         (name) =>
           new Promise((resolve) => {
@@ -399,14 +399,14 @@ describe("lost or blocked connections", () => {
           }),
         DB_PREFIX + STORE,
       );
-      // Tab C asks for version 4: this tab steps aside, the old tab does not: C is blocked.
+      // Tab C asks for version 5: this tab steps aside, the old tab does not: C is blocked.
       const blocked = await c.evaluate(
         (name) =>
           new Promise((resolve) => {
             // @ts-ignore
             window.upgrade = { blocked: false, done: false };
-            const request = indexedDB.open(name, 4);
-            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v4");
+            const request = indexedDB.open(name, 5);
+            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v5");
             // @ts-ignore
             request.onblocked = () => resolve((window.upgrade.blocked = true));
             request.onsuccess = () => {

@@ -24,7 +24,7 @@ export const FIXTURE = "/tests/e2e/fixtures/reliability.html";
  * in the page), and their bytes as base64 unless larger than the dump's `inline` option.
  * @typedef {{ version: number, stores: string[], files: Array<{ key: string, value: any }>,
  *   contents: Array<{ key: string, type: string, size?: number, sha256?: string, base64: string | null }>,
- *   versions: Array<{ key: string, value: any }>, listing: string[] }} Dump
+ *   versions: Array<{ key: string, value: any }>, listing: string[], meta?: any }} Dump
  */
 
 /** Checks what every reliability test needs, then starts the file server. */
@@ -143,7 +143,8 @@ export function versionsByToolUse(/** @type {Dump} */ raw) {
  * - replaying the versions in id order (created/modified put the memory at its path, deleted
  *   removes it) gives exactly the files (same paths, memory ids and head versions);
  * - no path is both a file and a directory (no file key is a prefix + "/" of another);
- * - the listing holds exactly one key `{path}\0{size}` per file (schema version 3 on).
+ * - the listing holds exactly one key `{path}\0{size}` per file (schema version 3 on);
+ * - the metadata record counts the files and their bytes, and bounds the version ids (4 on).
  * @param {Dump} raw
  */
 export function checkStore(raw) {
@@ -263,6 +264,19 @@ export function checkStore(raw) {
     if (listed.size !== raw.listing.length) say("the listing holds a key twice");
     for (const key of expected) if (!listed.has(key)) say(`the listing lacks ${JSON.stringify(key)}`);
     for (const key of listed) if (!expected.has(key)) say(`the listing has ${JSON.stringify(key)}, which is no file`);
+  }
+  // The store metadata (schema version 4 on) counts exactly the files and their bytes, and its
+  // newest version id bounds every version id.
+  if (raw.stores.includes("meta")) {
+    const meta = raw.meta;
+    if (!meta) say("the meta store has no store record");
+    else {
+      const bytes = raw.files.reduce((sum, { value: f }) => sum + f.size, 0);
+      if (meta.files !== raw.files.length) say(`the metadata counts ${meta.files} files, the store holds ${raw.files.length}`);
+      if (meta.bytes !== bytes) say(`the metadata counts ${meta.bytes} bytes, the files hold ${bytes}`);
+      const last = raw.versions.at(-1)?.key ?? null;
+      if (last !== null && !(meta.newestVersion >= last)) say(`the metadata's newest version ${meta.newestVersion} is below ${last}`);
+    }
   }
   return { problems, files: raw.files.length, versions: versions.length, contents: raw.contents.length };
 }

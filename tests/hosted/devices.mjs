@@ -16,13 +16,13 @@ export function sdkClient(emu, maxRetries = 0) {
  * `memoryStoreId`. Options go to `MemorySync.start` (fast retries by default).
  * @param {{ url: string }} emu
  * @param {string} memoryStoreId
- * @param {{ storage?: "memory" | "indexeddb", tool?: object, sync?: object }} [options]
+ * @param {{ storage?: "memory" | "indexeddb", storageObject?: any, tool?: object, sync?: object }} [options]
  */
 export async function device(emu, memoryStoreId, options = {}) {
-  const storage =
-    options.storage === "indexeddb"
+  const storage = options.storageObject ??
+    (options.storage === "indexeddb"
       ? new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange })
-      : new InMemoryStorage();
+      : new InMemoryStorage());
   const memory = await MemoryTool.open({ store: "user", storage, ...options.tool });
   const client = sdkClient(emu);
   /** @type {any[]} */

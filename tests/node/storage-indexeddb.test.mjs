@@ -70,7 +70,7 @@ function schemaOf(db) {
   return out;
 }
 
-const SCHEMA_V3 = {
+const SCHEMA_V4 = {
   contents: { keyPath: null, autoIncrement: false, indexes: {} },
   files: {
     keyPath: "path",
@@ -78,6 +78,7 @@ const SCHEMA_V3 = {
     indexes: { id: { keyPath: "id", unique: true, multiEntry: false } },
   },
   listing: { keyPath: null, autoIncrement: false, indexes: {} },
+  meta: { keyPath: null, autoIncrement: false, indexes: {} },
   versions: {
     keyPath: "id",
     autoIncrement: false,
@@ -88,23 +89,23 @@ const SCHEMA_V3 = {
   },
 };
 
-test("one database per store, named dbPrefix + store, schema version 3", async () => {
+test("one database per store, named dbPrefix + store, schema version 4", async () => {
   const factory = new IDBFactory();
   const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange, dbPrefix: "app:" });
   const h = await storage.open("user-42");
   await put(h, "/memories/a.md");
   const dbs = await factory.databases();
-  assert.deepEqual(dbs, [{ name: "app:user-42", version: 3 }]);
+  assert.deepEqual(dbs, [{ name: "app:user-42", version: 4 }]);
   h.close();
   const db = await openRaw(factory, "app:user-42");
-  assert.deepEqual(schemaOf(db), SCHEMA_V3);
+  assert.deepEqual(schemaOf(db), SCHEMA_V4);
   db.close();
 });
 
 test("the default prefix is memory-tool-wasm:", async () => {
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("memories");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 3 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 4 }]);
   h.close();
 });
 
@@ -140,11 +141,11 @@ test("versionchange: the connection steps aside so another tab can upgrade", asy
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
   await put(h, "/memories/a.md");
-  // A newer version elsewhere upgrades to 4: it is not blocked by us.
-  const newer = await openRaw(factory, "memory-tool-wasm:s", 4);
-  assert.equal(newer.version, 4);
+  // A newer version elsewhere upgrades to 5: it is not blocked by us.
+  const newer = await openRaw(factory, "memory-tool-wasm:s", 5);
+  assert.equal(newer.version, 5);
   newer.close();
-  // Our next transaction reopens at version 3, which is now too old.
+  // Our next transaction reopens at version 4, which is now too old.
   await assert.rejects(put(h, "/memories/b.md"), (error) => {
     assert.ok(isCode("STORAGE_FAILED")(error));
     assert.match(error.message, /newer version of memory-tool-wasm/);
@@ -268,7 +269,7 @@ test("durability options are accepted", async () => {
 });
 
 
-test("a version 1 database upgrades in place to version 3, keeping every record and byte", async () => {
+test("a version 1 database upgrades in place to version 4, keeping every record and byte", async () => {
   const factory = new IDBFactory();
   const v1 = [
     { record: { path: "/notes/a.md", id: "mem_a", size: 5, sha256: "aa", createdAt: 1, updatedAt: 2 }, bytes: new Uint8Array([104, 101, 108, 108, 111]) },
@@ -278,7 +279,7 @@ test("a version 1 database upgrades in place to version 3, keeping every record 
   assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 1 }]);
 
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("old");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 3 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 4 }]);
   const seen = {};
   await h.transaction("readonly", (tx) => {
     tx.getSubtree("", (records) => (seen.files = records));
@@ -300,11 +301,11 @@ test("a version 1 database upgrades in place to version 3, keeping every record 
   });
   h.close();
   const db = await openRaw(factory, "memory-tool-wasm:old");
-  assert.deepEqual(schemaOf(db), SCHEMA_V3);
+  assert.deepEqual(schemaOf(db), SCHEMA_V4);
   db.close();
 });
 
-test("a version 2 database upgrades to version 3: the listing is built from its records", async () => {
+test("a version 2 database upgrades to version 4: the listing is built from its records", async () => {
   const factory = new IDBFactory();
   const records = Array.from({ length: 300 }, (_, i) => ({
     path: `/d${i % 7}/f-${i}.md`, id: `mem_${i}`, size: i * 3, sha256: "", createdAt: 0, updatedAt: 0,
@@ -332,7 +333,7 @@ test("a version 2 database upgrades to version 3: the listing is built from its 
     };
   });
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("v2");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:v2", version: 3 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:v2", version: 4 }]);
   const seen = {};
   await h.transaction("readonly", (tx) => {
     tx.getListing("", (entries) => (seen.all = entries));
@@ -344,7 +345,7 @@ test("a version 2 database upgrades to version 3: the listing is built from its 
   assert.deepEqual(new Set(seen.d3), new Set(records.filter((r) => r.path.startsWith("/d3/")).map(entry)));
   h.close();
   const db = await openRaw(factory, "memory-tool-wasm:v2");
-  assert.deepEqual(schemaOf(db), SCHEMA_V3);
+  assert.deepEqual(schemaOf(db), SCHEMA_V4);
   db.close();
 });
 
@@ -542,6 +543,25 @@ test("the listing matches the files after random transactions of reads, puts, de
     await h.transaction("readonly", (tx) => tx.getListing("", (entries) => (listing = entries)));
     const expected = [...model].map(([p, size]) => `${p}\u0000${size}`).sort();
     assert.deepEqual([...listing].sort(), expected, `after round ${round}: ${ops.join(", ")}`);
+    // The store metadata (schema 4) counts the same files and bytes, with no finish() called.
+    const meta = await rawMeta(factory, "memory-tool-wasm:listing-random");
+    const bytes = [...model.values()].reduce((a, b) => a + b, 0);
+    assert.deepEqual([meta.files, meta.bytes], [model.size, bytes], `meta after round ${round}: ${ops.join(", ")}`);
+    assert.equal(await count(h), model.size);
   }
   h.close();
 });
+
+/** The StoreMeta record of database `name`, read with a connection of its own. */
+async function rawMeta(factory, name) {
+  const db = await openRaw(factory, name);
+  try {
+    return await new Promise((resolve, reject) => {
+      const request = db.transaction("meta").objectStore("meta").get("store");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  } finally {
+    db.close();
+  }
+}

@@ -231,6 +231,26 @@ describe("deletes", () => {
   });
 });
 
+describe("baselines", () => {
+  test("kept in the local store's own state: a reopened tool and a new sync carry on from them", async () => {
+    const id = await hostedStore(client, { "/one.md": "1", "/two.md": "2" });
+    const a = await device(emu, id, { storage: "indexeddb" });
+    await a.sync.now();
+    await a.sync.stop();
+    const saved = /** @type {any} */ (await a.memory.state.get(`sync:${id}`));
+    const hosted = await hostedAt(client, id, "/two.md");
+    assert.deepEqual(saved.baseline["/two.md"], [sha256("2"), hosted?.id, hosted?.memory_version_id]);
+    a.memory.close();
+    const b = await dev(id, { storageObject: a.storage });
+    assert.deepEqual(await localFiles(b.memory), { "/one.md": "1", "/two.md": "2" });
+    await toolDelete(b.memory, "/two.md");
+    await b.sync.now();
+    const r = await b.sync.now();
+    assert.deepEqual(r.deletedHosted, ["/two.md"], "the baseline survived: a delete, not a download");
+    assert.deepEqual(emu.files(id), { "/one.md": "1" });
+  });
+});
+
 describe("read-only attachments", () => {
   test("pull, never push: no mutating request, whatever changes locally", async () => {
     const id = await hostedStore(client, { "/ref.md": "reference", "/gone.md": "gone" });

@@ -998,7 +998,7 @@ suite("IndexedDbStorage: a version 1 database", () => {
       v1("/keep.md", "mem_oldtwo", "kept", 1_700_000_000_001),
     ]);
     const m = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB, IDBKeyRange }), store: "legacy" });
-    assert.deepEqual(await indexedDB.databases(), [{ name: "memory-tool-wasm:legacy", version: 3 }]);
+    assert.deepEqual(await indexedDB.databases(), [{ name: "memory-tool-wasm:legacy", version: 4 }]);
     assert.match((await m.execute({ command: "view", path: "/memories/notes/old.md" })).content, /1\tfrom v1\n/);
     const old = await m.memories.get("mem_oldone");
     assert.equal(old.content, "from v1\n");

@@ -1,0 +1,127 @@
+// Schema 4 in real Chromium over real IndexedDB: the requests a command issues (counted by
+// wrapping IDBObjectStore and IDBIndex in the page, never timed): a create asks no count() and
+// no key cursor at any store size, a directory delete drops its records in one key-range
+// request; the store metadata record stays exact; MemoryTool.state persists across reloads.
+// Run: node --test --test-concurrency=1 tests/e2e/store-meta.test.mjs
+
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { harnessSession } from "./browser-env.mjs";
+
+const session = harnessSession("store-meta");
+before(session.start);
+after(session.stop);
+
+/** Installs a request counter in the page: `window.requestCounts()` reads and resets it. */
+function installCounter() {
+  const counts = {};
+  const methods = ["get", "getAll", "getAllKeys", "getKey", "count", "openCursor", "openKeyCursor", "put", "add", "delete"];
+  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
+    for (const method of methods) {
+      const original = proto[method];
+      proto[method] = function (...args) {
+        const store = this instanceof IDBIndex ? `${this.objectStore.name}.${this.name}` : this.name;
+        const key = `${store}.${method}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+        return original.apply(this, args);
+      };
+    }
+  }
+  // @ts-ignore
+  window.requestCounts = () => {
+    const out = { ...counts };
+    for (const key of Object.keys(counts)) delete counts[key];
+    return out;
+  };
+}
+
+describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
+  it("create costs the same requests at 10 and 2,000 files, with no count() and no key cursor", async () => {
+    const page = await session.openHarness();
+    await page.evaluate(installCounter);
+    const seen = await page.evaluate(async () => {
+      const { MemoryTool, InMemoryStorage } = harness.pkg;
+      const out = [];
+      for (const n of [10, 2000]) {
+        const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source" });
+        for (let i = 0; i < n; i++) await source.memories.create({ path: `/bulk/f${i}.md`, content: `file ${i}\n` });
+        const bundle = await source.export();
+        source.close();
+        const tool = await MemoryTool.open({ store: `counted-${n}` });
+        await tool.import(bundle);
+        // @ts-ignore
+        window.requestCounts();
+        const result = await tool.execute({ command: "create", path: "/memories/notes/new.md", file_text: "new\n" });
+        // @ts-ignore
+        out.push({ n, result, counts: window.requestCounts() });
+        tool.close();
+      }
+      return out;
+    });
+    for (const { n, result, counts } of seen) {
+      assert.equal(result.isError, false, result.content);
+      assert.equal(counts["files.count"], undefined, `${n}: ${JSON.stringify(counts)}`);
+      assert.equal(counts["versions.openKeyCursor"], undefined, `${n}: ${JSON.stringify(counts)}`);
+      assert.equal(counts["meta.get"], 1, `${n}: ${JSON.stringify(counts)}`);
+      assert.equal(counts["meta.put"], 1, `${n}: ${JSON.stringify(counts)}`);
+    }
+    assert.deepEqual(seen[0].counts, seen[1].counts);
+    console.log(`# create: ${Object.values(seen[1].counts).reduce((a, b) => a + b, 0)} requests at 10 and at 2,000 files: ${JSON.stringify(seen[1].counts)}`);
+    assert.deepEqual(session.pageProblems, []);
+    await page.close();
+  });
+
+  it("a directory delete of 1,000 files: one key-range delete of its records; the metadata stays exact", async () => {
+    const page = await session.openHarness();
+    await page.evaluate(installCounter);
+    const { result, counts, listed } = await page.evaluate(async () => {
+      const { MemoryTool, InMemoryStorage } = harness.pkg;
+      const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source" });
+      for (let i = 0; i < 1000; i++) await source.memories.create({ path: `/dir/f${i}.md`, content: `file ${i}\n` });
+      await source.memories.create({ path: "/kept.md", content: "kept" });
+      const tool = await MemoryTool.open({ store: "dir-delete" });
+      await tool.import(await source.export());
+      source.close();
+      // @ts-ignore
+      window.requestCounts();
+      const result = await tool.execute({ command: "delete", path: "/memories/dir" });
+      // @ts-ignore
+      const counts = window.requestCounts();
+      const listed = (await tool.memories.list()).map((m) => m.path);
+      tool.close();
+      return { result, counts, listed };
+    });
+    assert.equal(result.isError, false, result.content);
+    assert.equal(counts["files.delete"], 1, JSON.stringify(counts));
+    assert.equal(counts["listing.delete"], 1, JSON.stringify(counts));
+    assert.deepEqual(listed, ["/kept.md"]);
+    const raw = JSON.parse(await page.evaluate(() => harness.dump("dir-delete")));
+    assert.equal(raw.version, 4);
+    assert.deepEqual({ files: raw.meta.files, bytes: raw.meta.bytes }, { files: 1, bytes: 4 });
+    console.log(`# directory delete of 1,000 files: ${JSON.stringify(counts)}`);
+    assert.deepEqual(session.pageProblems, []);
+    await page.close();
+  });
+
+  it("MemoryTool.state survives a reload and is kept per store", async () => {
+    const page = await session.openHarness();
+    await page.evaluate(async () => {
+      const tool = await harness.pkg.MemoryTool.open({ store: "stateful" });
+      await tool.state.set("sync:memstore_x", { baselines: { "/a.md": ["sha", "memver_1"] } });
+      tool.close();
+    });
+    await page.reload();
+    await session.waitHarness(page);
+    const seen = await page.evaluate(async () => {
+      const tool = await harness.pkg.MemoryTool.open({ store: "stateful" });
+      const other = await harness.pkg.MemoryTool.open({ store: "stateless" });
+      const out = { mine: await tool.state.get("sync:memstore_x"), other: await other.state.get("sync:memstore_x") };
+      tool.close();
+      other.close();
+      return out;
+    });
+    assert.deepEqual(seen, { mine: { baselines: { "/a.md": ["sha", "memver_1"] } }, other: undefined });
+    assert.deepEqual(session.pageProblems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,310 @@
+// Schema 4's store metadata over fake-indexeddb: the upgrade that builds it from a version 3
+// database, its exactness after every kind of command, the requests a command issues now that
+// counts come from it (counted, not timed), and MemoryTool.state on both storages.
+// The same requests are counted in real Chromium by tests/e2e/store-meta.test.mjs.
+
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { IDBFactory, IDBKeyRange, IDBObjectStore, IDBIndex } from "fake-indexeddb";
+import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "memory-tool-wasm";
+
+/** Opens database `name` as it is (no upgrade) and reads every record of `stores`. */
+async function raw(factory, name) {
+  const db = await new Promise((resolve, reject) => {
+    const request = factory.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    const names = [...db.objectStoreNames];
+    const tx = db.transaction(names, "readonly");
+    const read = (store, call) =>
+      new Promise((resolve, reject) => {
+        const request = call(tx.objectStore(store));
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    return {
+      version: db.version,
+      files: await read("files", (s) => s.getAll()),
+      versionIds: names.includes("versions") ? await read("versions", (s) => s.getAllKeys()) : [],
+      meta: names.includes("meta") ? await read("meta", (s) => s.get("store")) : undefined,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** What the metadata must say of a raw dump. */
+function expectedMeta(dump) {
+  return {
+    files: dump.files.length,
+    bytes: dump.files.reduce((sum, f) => sum + f.size, 0),
+  };
+}
+
+/** Builds a version 3 database (files, contents, versions, listing) holding `files`. */
+function buildV3(factory, name, files, versions) {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, 3);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
+      db.createObjectStore("contents");
+      const v = db.createObjectStore("versions", { keyPath: "id" });
+      v.createIndex("memory", ["memoryId", "id"]);
+      v.createIndex("content", "content");
+      db.createObjectStore("listing");
+    };
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const tx = db.transaction(["files", "contents", "versions", "listing"], "readwrite");
+      for (const f of files) {
+        tx.objectStore("files").put(f);
+        tx.objectStore("listing").put(null, `${f.path}\u0000${f.size}`);
+        tx.objectStore("contents").put(new Uint8Array(f.size), f.content);
+      }
+      for (const v of versions) tx.objectStore("versions").put(v);
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onabort = () => reject(tx.error);
+    };
+  });
+}
+
+test("a version 3 database upgrades to 4: the metadata counts its files, bytes and newest version", async () => {
+  const factory = new IDBFactory();
+  const files = Array.from({ length: 40 }, (_, i) => ({
+    path: `/d${i % 3}/f${i}.md`,
+    id: `mem_${String(i).padStart(4, "0")}`,
+    size: i * 7,
+    sha256: "",
+    createdAt: 0,
+    updatedAt: 0,
+    version: `memver_0000000000${String(i).padStart(2, "0")}`,
+    content: `memver_0000000000${String(i).padStart(2, "0")}`,
+  }));
+  const versions = files.map((f) => ({ id: f.version, memoryId: f.id, operation: "created", path: f.path, size: f.size, sha256: "", content: f.content, createdAt: 0, createdBy: { type: "api" } }));
+  await buildV3(factory, "memory-tool-wasm:v3", files, versions);
+  const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }), store: "v3" });
+  const upgraded = await raw(factory, "memory-tool-wasm:v3");
+  assert.equal(upgraded.version, 4);
+  assert.deepEqual(
+    { files: upgraded.meta.files, bytes: upgraded.meta.bytes, newestVersion: upgraded.meta.newestVersion },
+    { files: 40, bytes: files.reduce((s, f) => s + f.size, 0), newestVersion: "memver_000000000039" },
+  );
+  // A create after the upgrade: counted from the metadata, its id above the newest.
+  const created = await tool.memories.create({ path: "/new.md", content: "hello" });
+  assert.ok(created.memory_version_id > "memver_000000000039");
+  const after = await raw(factory, "memory-tool-wasm:v3");
+  assert.deepEqual({ files: after.meta.files, bytes: after.meta.bytes }, { files: 41, bytes: upgraded.meta.bytes + 5 });
+  assert.equal(after.meta.newestVersion, created.memory_version_id);
+  assert.equal(after.meta.createdAt, upgraded.meta.createdAt);
+  tool.close();
+});
+
+test("the metadata stays exact through every kind of write", async () => {
+  const factory = new IDBFactory();
+  const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }), store: "exact" });
+  const check = async (what) => {
+    const dump = await raw(factory, "memory-tool-wasm:exact");
+    assert.deepEqual({ files: dump.meta.files, bytes: dump.meta.bytes }, expectedMeta(dump), `after ${what}`);
+    const last = dump.versionIds.at(-1) ?? null;
+    if (last !== null) assert.ok(dump.meta.newestVersion >= last, `newest after ${what}`);
+  };
+  const run = async (input) => {
+    const result = await tool.execute(input);
+    assert.equal(result.isError, false, `${JSON.stringify(input)}: ${result.content}`);
+    await check(input.command + " " + (input.path ?? input.old_path));
+  };
+  await check("open");
+  for (let i = 0; i < 6; i++) await run({ command: "create", path: `/memories/dir/f${i}.md`, file_text: "x".repeat(i * 10) });
+  await run({ command: "create", path: "/memories/top.md", file_text: "top\n" });
+  await run({ command: "str_replace", path: "/memories/top.md", old_str: "top", new_str: "the top line" });
+  await run({ command: "insert", path: "/memories/top.md", insert_line: 0, insert_text: "first\n" });
+  await run({ command: "rename", old_path: "/memories/dir", new_path: "/memories/moved" });
+  await run({ command: "rename", old_path: "/memories/top.md", new_path: "/memories/moved/top.md" });
+  await run({ command: "delete", path: "/memories/moved/f2.md" });
+  const top = await tool.memories.getByPath("/moved/top.md");
+  await tool.memories.update(top.id, { content: "replaced" });
+  await check("memories.update");
+  const history = await tool.versions.list({ memory_id: top.id });
+  await tool.versions.restore(history.data.at(-1).id);
+  await check("versions.restore");
+  const bundle = await tool.export();
+  await run({ command: "delete", path: "/memories/moved" });
+  const imported = await tool.import(bundle, { onConflict: "overwrite" });
+  assert.ok(imported.imported + imported.overwritten > 0, JSON.stringify(imported));
+  await check("import");
+  await tool.versions.prune();
+  await check("prune");
+  tool.close();
+});
+
+/** Counts the requests issued on object stores and indexes while `body` runs, by store and method. */
+async function countRequests(body) {
+  const methods = ["get", "getAll", "getAllKeys", "getKey", "count", "openCursor", "openKeyCursor", "put", "add", "delete"];
+  /** @type {Record<string, number>} */
+  const counts = {};
+  const restore = [];
+  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
+    for (const method of methods) {
+      const original = proto[method];
+      if (typeof original !== "function") continue;
+      proto[method] = function (...args) {
+        const store = this instanceof IDBIndex ? `${this.objectStore.name}.${this.name}` : this.name;
+        const key = `${store}.${method}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+        return original.apply(this, args);
+      };
+      restore.push(() => (proto[method] = original));
+    }
+  }
+  try {
+    await body();
+  } finally {
+    for (const undo of restore) undo();
+  }
+  return counts;
+}
+
+describe("requests per command (counted)", () => {
+  /** A tool over a fresh fake IndexedDB store holding `n` files under /memories/bulk/. */
+  async function toolWith(n) {
+    const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }), store: "counted" });
+    // Written in memory, exported, imported: one transaction.
+    const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source" });
+    for (let i = 0; i < n; i++) await source.memories.create({ path: `/bulk/f${i}.md`, content: `file ${i}\n` });
+    await tool.import(await source.export());
+    source.close();
+    return tool;
+  }
+
+  test("create: no count() and no key cursor; the same requests at 10 and 400 files", async () => {
+    const counts = [];
+    for (const n of [10, 400]) {
+      const tool = await toolWith(n);
+      counts.push(await countRequests(() => tool.execute({ command: "create", path: "/memories/notes/new.md", file_text: "new\n" })));
+      tool.close();
+    }
+    for (const c of counts) {
+      assert.equal(c["files.count"], undefined, JSON.stringify(c));
+      assert.equal(c["versions.openKeyCursor"], undefined, JSON.stringify(c));
+      assert.equal(c["meta.get"], 1, JSON.stringify(c));
+      assert.equal(c["meta.put"], 1, JSON.stringify(c));
+    }
+    assert.deepEqual(counts[0], counts[1]);
+  });
+
+  test("delete of a directory of 300 files: one key-range delete of its records", async () => {
+    const tool = await toolWith(300);
+    const counts = await countRequests(async () => {
+      const result = await tool.execute({ command: "delete", path: "/memories/bulk" });
+      assert.equal(result.isError, false, result.content);
+    });
+    assert.equal(counts["files.delete"], 1, JSON.stringify(counts));
+    assert.equal(counts["listing.delete"], 1, JSON.stringify(counts));
+    assert.equal(counts["meta.put"], 1, JSON.stringify(counts));
+    assert.equal((await tool.memories.list()).length, 0);
+    tool.close();
+  });
+
+  test("str_replace and view: the metadata is read only by writes", async () => {
+    const tool = await toolWith(20);
+    const edit = await countRequests(() => tool.execute({ command: "str_replace", path: "/memories/bulk/f3.md", old_str: "file 3", new_str: "file three" }));
+    assert.equal(edit["meta.get"], 1, JSON.stringify(edit));
+    assert.equal(edit["files.count"], undefined);
+    const view = await countRequests(() => tool.execute({ command: "view", path: "/memories/bulk/f3.md" }));
+    // One round to learn whether the path is a file or a directory, one for the bytes.
+    assert.deepEqual(view, { "files.get": 1, "listing.getAllKeys": 1, "contents.get": 1 });
+    tool.close();
+  });
+});
+
+for (const [name, makeStorage] of [
+  ["IndexedDbStorage", () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange })],
+  ["InMemoryStorage", () => new InMemoryStorage()],
+]) {
+  describe(`MemoryTool.state over ${name}`, () => {
+    test("get, set and delete JSON values per store; a copy is kept", async () => {
+      const storage = makeStorage();
+      const tool = await MemoryTool.open({ storage, store: "with-state" });
+      assert.equal(await tool.state.get("sync:memstore_1"), undefined);
+      const value = { baselines: { "/a.md": { sha: "ab", version: "memver_1" } }, at: 5 };
+      await tool.state.set("sync:memstore_1", value);
+      value.at = 6; // the stored copy does not change
+      assert.deepEqual(await tool.state.get("sync:memstore_1"), { baselines: { "/a.md": { sha: "ab", version: "memver_1" } }, at: 5 });
+      // Plain data only: what JSON keeps.
+      await tool.state.set("dated", { when: new Date(0), skip: undefined });
+      assert.deepEqual(await tool.state.get("dated"), { when: "1970-01-01T00:00:00.000Z" });
+      // Not a memory: no file, no version, no event.
+      assert.equal((await tool.memories.list()).length, 0);
+      assert.equal((await tool.versions.list()).data.length, 0);
+      await tool.state.delete("sync:memstore_1");
+      assert.equal(await tool.state.get("sync:memstore_1"), undefined);
+      await tool.state.delete("never-set");
+      tool.close();
+      // Kept with the store: another tool over the same storage and store sees it.
+      const again = await MemoryTool.open({ storage, store: "with-state" });
+      assert.deepEqual(await again.state.get("dated"), { when: "1970-01-01T00:00:00.000Z" });
+      const other = await MemoryTool.open({ storage, store: "another" });
+      assert.equal(await other.state.get("dated"), undefined);
+      again.close();
+      other.close();
+    });
+
+    test("bad names, values and options are INVALID_INPUT; a closed tool refuses", async () => {
+      const tool = await MemoryTool.open({ storage: makeStorage(), store: "bad-state" });
+      const invalid = (error) => error.code === "INVALID_INPUT";
+      await assert.rejects(tool.state.get(""), invalid);
+      await assert.rejects(tool.state.get("x".repeat(257)), invalid);
+      await assert.rejects(tool.state.set(42, 1), invalid);
+      await assert.rejects(tool.state.set("k", undefined), invalid);
+      await assert.rejects(tool.state.set("k", () => 1), invalid);
+      const cycle = {};
+      cycle.self = cycle;
+      await assert.rejects(tool.state.set("k", cycle), invalid);
+      await assert.rejects(tool.state.set("k", 1n), invalid);
+      await assert.rejects(tool.state.get("k", { sotre: "x" }), invalid);
+      await assert.rejects(tool.state.get("k", { store: "nope" }), invalid);
+      tool.close();
+      await assert.rejects(tool.state.get("k"), (error) => error.code === "STORAGE_FAILED");
+    });
+  });
+}
+
+for (const [name, makeStorage] of [
+  ["IndexedDbStorage", () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange })],
+  ["InMemoryStorage", () => new InMemoryStorage()],
+]) {
+  test(`${name}: an archived store refuses every write however it was opened, and whenever`, async () => {
+    const { MemoryStores } = await import("memory-tool-wasm");
+    const storage = makeStorage();
+    const stores = await MemoryStores.open({ storage });
+    const store = await stores.create({ name: "Old project" });
+    // Opened before the archive, by its id, read-write.
+    const early = await MemoryTool.open({ storage, store: store.id });
+    assert.equal((await early.execute({ command: "create", path: "/memories/a.md", file_text: "kept\n" })).isError, false);
+    await stores.archive(store.id);
+    const late = await MemoryTool.open({ storage, store: store.id });
+    for (const tool of [early, late]) {
+      const result = await tool.execute({ command: "create", path: "/memories/b.md", file_text: "x" });
+      assert.deepEqual(result, { content: "Error: Cannot create /memories/b.md: this memory store is archived and read-only", isError: true, code: "ARCHIVED" });
+      await assert.rejects(tool.writeFile("/memories/c.md", "x"), (error) => error.code === "ARCHIVED");
+      const [a] = await tool.memories.list();
+      await assert.rejects(tool.memories.update(a.id, { content: "changed" }), (error) => error.code === "ARCHIVED" && /archived and read-only/.test(error.message));
+      await assert.rejects(tool.memories.delete(a.id), (error) => error.code === "ARCHIVED");
+      // Reads go on.
+      assert.equal((await tool.memories.get(a.id)).content, "kept\n");
+    }
+    // Archiving again changes nothing and still holds.
+    await stores.archive(store.id);
+    assert.equal((await late.execute({ command: "delete", path: "/memories/a.md" })).isError, true);
+    early.close();
+    late.close();
+    stores.close();
+  });
+}
