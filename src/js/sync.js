@@ -321,10 +321,14 @@ export class MemorySync {
         if (this.#stopped) release(undefined);
         else this.#becomeLeader();
       });
-    const got = await locks.request(name, { ifAvailable: true }, (/** @type {unknown} */ lock) => {
-      if (lock === null) return false;
-      void hold();
-      return true;
+    // The lock is held as long as the callback's promise is pending: until stop or the tab goes.
+    const got = await new Promise((resolve) => {
+      locks
+        .request(name, { ifAvailable: true }, (/** @type {unknown} */ lock) => {
+          resolve(lock !== null);
+          return lock === null ? undefined : hold();
+        })
+        .catch(() => resolve(false));
     });
     if (got) return;
     this.#setStatus({ state: "standby", leader: false });
