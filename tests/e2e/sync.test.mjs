@@ -19,6 +19,7 @@ import { startServer } from "../../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 import { sha256, startEmulator } from "../hosted/emulator.mjs";
 import { hostedAt, hostedStore, sdkClient } from "../hosted/devices.mjs";
+import { startProxy } from "../hosted/proxy.mjs";
 import { REPO } from "./browser-env.mjs";
 
 const PAGE = "/tests/hosted/sync-page.html";
@@ -282,6 +283,30 @@ describe("MemorySync in Chromium over IndexedDB", () => {
     const final = await now(page, "faults");
     assert.deepEqual([final.ok, final.pushed, final.pulled, final.conflicts], [true, [], [], []]);
     assert.deepEqual(await files(page, "faults"), emu.files(id));
+  });
+
+  test("production shape: the page holds no key, the app's proxy adds it and allows only the user's store", async () => {
+    const id = await hostedStore(client, { "/hello.md": "hi" });
+    const other = await hostedStore(client, { "/secret.md": "not yours" });
+    const proxy = await startProxy({ target: emu.url, apiKey: "server-side-key", stores: new Set([id]) });
+    try {
+      const page = await openPage();
+      await page.evaluate(([n, url, i]) => window.lib.open(n, url, i, { proxied: true }), ["proxied", proxy.url, id]);
+      await write(page, "proxied", "/from-page.md", "through the proxy");
+      const r = await now(page, "proxied");
+      assert.deepEqual([r.ok, r.pushed], [true, ["/from-page.md"]], String(r.error));
+      assert.equal((await files(page, "proxied"))["/hello.md"], "hi");
+      assert.equal(emu.files(id)["/from-page.md"], "through the proxy");
+      assert.ok(proxy.seen.length > 0 && proxy.seen.every((s) => s.key === undefined), "the page sent no key");
+      const versions = emu.versions(id).filter((v) => v.path === "/from-page.md");
+      assert.deepEqual(versions.map((v) => v.created_by.api_key_id), [`apikey_${sha256("server-side-key").slice(0, 16)}`]);
+      await page.evaluate(([n, url, i]) => window.lib.open(n, url, i, { proxied: true }), ["not-mine", proxy.url, other]);
+      const refused = await now(page, "not-mine");
+      assert.equal(refused.ok, false);
+      assert.match(String(refused.error), /403/);
+    } finally {
+      await proxy.close();
+    }
   });
 
   test("two tabs, one syncer; the role moves when that tab closes", async () => {

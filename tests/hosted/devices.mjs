@@ -16,7 +16,7 @@ export function sdkClient(emu, maxRetries = 0) {
  * `memoryStoreId`. Options go to `MemorySync.start` (fast retries by default).
  * @param {{ url: string }} emu
  * @param {string} memoryStoreId
- * @param {{ storage?: "memory" | "indexeddb", storageObject?: any, tool?: object, sync?: object }} [options]
+ * @param {{ storage?: "memory" | "indexeddb", storageObject?: any, tool?: object, sync?: object, firstPass?: boolean }} [options]
  */
 export async function device(emu, memoryStoreId, options = {}) {
   const storage = options.storageObject ??
@@ -36,6 +36,9 @@ export async function device(emu, memoryStoreId, options = {}) {
     ...options.sync,
   });
   sync.subscribe((e) => events.push(e));
+  // The first pass, done before the test acts (started by the sync's timer, it would race the
+  // test's own writes); `firstPass: false` leaves it to the test, which must call now() at once.
+  if (options.firstPass !== false) await sync.now();
   return { memory, sync, events, storage, client };
 }
 

@@ -37,7 +37,7 @@ describe("download", () => {
     test(`an empty local store (${storage}) fills from the hosted one; a pass with no change moves nothing`, async () => {
       const files = Object.fromEntries(Array.from({ length: 45 }, (_, i) => [`/notes/n${String(i).padStart(2, "0")}.md`, `note ${i}`]));
       const id = await hostedStore(client, files);
-      const a = await dev(id, { storage });
+      const a = await dev(id, { storage, firstPass: false });
       emu.clearLog();
       const first = await a.sync.now();
       assert.equal(first.ok, true, String(first.error));
@@ -370,7 +370,7 @@ describe("network", () => {
 
   test("retry-after is honoured: a 429 asking for 1 s delays the retry by that, not the short backoff", async () => {
     const id = await hostedStore(client, {});
-    const a = await dev(id, { sync: { retry: { baseMs: 5, maxMs: 5_000 } } });
+    const a = await dev(id, { firstPass: false, sync: { retry: { baseMs: 5, maxMs: 5_000 } } });
     emu.inject({ status: 429, retryAfter: 1 });
     emu.clearLog();
     const r = await a.sync.now();
@@ -381,7 +381,7 @@ describe("network", () => {
 
   test("an outage ends the pass as offline (no throw); requests per attempt are bounded", async () => {
     const id = await hostedStore(client, {});
-    const a = await dev(id, { sync: { retry: { attempts: 3, baseMs: 1, maxMs: 5 } } });
+    const a = await dev(id, { firstPass: false, sync: { retry: { attempts: 3, baseMs: 1, maxMs: 5 } } });
     emu.inject({ drop: "before", times: 100 });
     emu.clearLog();
     const r = await a.sync.now();
