@@ -363,9 +363,11 @@ export class MemorySync {
       try {
         listener(event);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        // The listener's failure is its own: reported as an uncaught error would be (the
+        // console where there is no reportError, Node 20), and the pass goes on.
+        const platform = /** @type {{ reportError?: (error: unknown) => void }} */ (globalThis);
+        if (typeof platform.reportError === "function") platform.reportError(error);
+        else console.error("memory-tool-wasm/sync: a listener threw:", error);
       }
     }
   }

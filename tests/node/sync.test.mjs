@@ -433,6 +433,45 @@ describe("triggers, stop, options", () => {
     assert.equal(cut, null, "the last pass did not finish in time");
   });
 
+  test("each mount of a tool syncs with its own hosted store; a throwing listener harms nothing", async () => {
+    const { InMemoryStorage, MemoryStores } = await import("memory-tool-wasm");
+    const storage = new InMemoryStorage();
+    const stores = await MemoryStores.open({ storage });
+    const notes = await stores.create({ name: "Notes" });
+    const prefs = await stores.create({ name: "Prefs" });
+    const memory = await MemoryTool.open({ storage, mounts: [{ store: notes.id }, { store: prefs.id }] });
+    const hostedNotes = await hostedStore(client, { "/n.md": "a note" });
+    const hostedPrefs = await hostedStore(client, { "/p.md": "a pref" });
+    const syncs = [
+      await MemorySync.start(memory, { client, memoryStoreId: hostedNotes, store: "notes", retry: { baseMs: 1, maxMs: 5 } }),
+      await MemorySync.start(memory, { client, memoryStoreId: hostedPrefs, store: prefs.id, retry: { baseMs: 1, maxMs: 5 } }),
+    ];
+    stops.push(...syncs);
+    const original = console.error;
+    /** @type {unknown[]} */
+    const reported = [];
+    console.error = (...args) => void reported.push(args);
+    const unsubscribe = syncs[0].subscribe(() => {
+      throw new Error("a listener's bug");
+    });
+    try {
+      assert.equal((await syncs[0].now()).ok, true);
+    } finally {
+      unsubscribe();
+      console.error = original;
+    }
+    assert.ok(reported.length > 0, "the listener's error was reported");
+    await syncs[1].now();
+    assert.equal((await memory.memories.getByPath("/n.md", { store: notes.id })).content, "a note");
+    assert.equal((await memory.memories.getByPath("/p.md", { store: prefs.id })).content, "a pref");
+    await assert.rejects(memory.memories.getByPath("/p.md", { store: notes.id }));
+    await memory.writeFile("/memories/prefs/theme.md", "dark");
+    await syncs[1].now();
+    await syncs[0].now();
+    assert.deepEqual(emu.files(hostedPrefs), { "/p.md": "a pref", "/theme.md": "dark" });
+    assert.deepEqual(emu.files(hostedNotes), { "/n.md": "a note" });
+  });
+
   test("bad options are refused with MemorySyncError INVALID_OPTIONS", async () => {
     const memory = await MemoryTool.open({ store: "opts", storage: "memory" });
     for (const options of [
