@@ -310,32 +310,47 @@ export class MemorySync {
     }
     const locks = win.navigator?.locks;
     if (!locks || typeof locks.request !== "function") {
-      this.#becomeLeader();
+      await this.#becomeLeader();
       return;
     }
     // One tab per origin syncs a store: whoever holds this lock (docs/SYNC.md#tabs).
     const name = `memory-tool-wasm:sync:${this.#store}:${this.#memoryStoreId}`;
-    const hold = () =>
+    /** @param {boolean} reload */
+    const hold = (reload) =>
       new Promise((release) => {
         this.#releaseLock = () => release(undefined);
         if (this.#stopped) release(undefined);
-        else this.#becomeLeader();
+        else void this.#becomeLeader(reload);
       });
     // The lock is held as long as the callback's promise is pending: until stop or the tab goes.
     const got = await new Promise((resolve) => {
       locks
         .request(name, { ifAvailable: true }, (/** @type {unknown} */ lock) => {
           resolve(lock !== null);
-          return lock === null ? undefined : hold();
+          return lock === null ? undefined : hold(false);
         })
         .catch(() => resolve(false));
     });
     if (got) return;
     this.#setStatus({ state: "standby", leader: false });
-    locks.request(name, hold).catch(() => {});
+    locks.request(name, () => hold(true)).catch(() => {});
   }
 
-  #becomeLeader() {
+  /**
+   * Takes the syncing role. A tab that waited for it reads the state again first: the tab that
+   * held the role saved newer baselines meanwhile.
+   * @param {boolean} [reload]
+   */
+  async #becomeLeader(reload = false) {
+    if (reload) {
+      try {
+        const loaded = await this.#stateStore.load();
+        if (loaded && loaded.v === 1) this.#state = { ...emptyState(), ...loaded };
+      } catch (error) {
+        this.#setStatus({ lastError: `could not read the sync state: ${messageOf(error)}` });
+      }
+      if (this.#stopped) return;
+    }
     this.#leader = true;
     this.#setStatus({ state: "idle", leader: true });
     this.#wake(Date.now());

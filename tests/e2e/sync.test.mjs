@@ -325,11 +325,20 @@ describe("MemorySync in Chromium over IndexedDB", () => {
       window.lib.devices.get("tabs").events.some((e) => e.type === "pass" && e.result.pushed.includes("/from-second.md")),
     );
     assert.equal(emu.files(id)["/from-second.md"], "written in tab 2");
+    // Edited on the hosted side just before the syncing tab goes: the next syncer must carry on
+    // from the baseline the first one saved (a hosted change), not from the one it read at its
+    // start (which would make it a conflict).
+    const pushed = await hostedAt(client, id, "/from-second.md");
+    await client.beta.memoryStores.memories.update(/** @type {any} */ (pushed).id, { memory_store_id: id, content: "edited upstream" });
     await first.close();
     await second.waitForFunction(() => window.lib.devices.get("tabs").sync.status.leader === true);
+    await second.waitForFunction(() => window.lib.devices.get("tabs").events.some((e) => e.type === "pass"));
+    const firstPass = await second.evaluate(() => window.lib.devices.get("tabs").events.find((e) => e.type === "pass").result);
+    assert.deepEqual([firstPass.pulled, firstPass.conflicts], [["/from-second.md"], []]);
     await write(second, "tabs", "/after.md", "after the first tab closed");
     const r = await now(second, "tabs");
     assert.ok(r.ok);
     assert.equal(emu.files(id)["/after.md"], "after the first tab closed");
+    assert.equal((await files(second, "tabs"))["/from-second.md"], "edited upstream");
   });
 });
