@@ -309,6 +309,40 @@ describe("MemorySync in Chromium over IndexedDB", () => {
     }
   });
 
+  test("triggers: a hidden page pushes at once; offline sends nothing, and coming back online syncs", async () => {
+    const id = await hostedStore(client, {});
+    const page = await openPage();
+    await open(page, "trig", id);
+    const passes = () => page.evaluate(() => window.lib.devices.get("trig").events.filter((e) => e.type === "pass").length);
+    await write(page, "trig", "/before-hiding.md", "pushed as the page hides");
+    const before = await passes();
+    await page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await page.waitForFunction((n) => window.lib.devices.get("trig").events.filter((e) => e.type === "pass").length > n, before);
+    assert.equal(emu.files(id)["/before-hiding.md"], "pushed as the page hides");
+    await page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "visible", configurable: true });
+    });
+    await context.setOffline(true);
+    try {
+      await write(page, "trig", "/while-offline.md", "written offline");
+      emu.clearLog();
+      const r = await now(page, "trig");
+      assert.deepEqual([r.ok, r.error, r.requests], [false, "offline", 0]);
+      assert.equal(await page.evaluate(() => window.lib.devices.get("trig").sync.status.state), "offline");
+      assert.equal(emu.log.length, 0);
+    } finally {
+      await context.setOffline(false);
+    }
+    await page.waitForFunction(() => window.lib.devices.get("trig").sync.status.state === "idle");
+    await page.waitForFunction(() =>
+      window.lib.devices.get("trig").events.some((e) => e.type === "pass" && e.result.pushed.includes("/while-offline.md")),
+    );
+    assert.equal(emu.files(id)["/while-offline.md"], "written offline");
+  });
+
   test("two tabs, one syncer; the role moves when that tab closes", async () => {
     const id = await hostedStore(client, { "/t.md": "t0" });
     const first = await openPage();
