@@ -6,10 +6,19 @@
 //
 // It binds 127.0.0.1 only, answers GET and HEAD, refuses paths outside the root and dot-files
 // (.git, .ci, …), redirects / to /www/, and prints one line with the URL once it is listening.
+//
+// The demo's pages (HTML under www/) go out with a strict Content-Security-Policy (see
+// `demoPolicy`): no inline script but the page's import map (allowed by its hash, computed here
+// from the file served, so it cannot drift), no eval (WebAssembly compiles under
+// 'wasm-unsafe-eval'), and requests only to this server and the Anthropic API. With
+// $ANTHROPIC_BASE_URL (or `apiBaseUrl`), the agent talks to that endpoint instead (a proxy, a
+// local fake): its origin joins connect-src, and the page learns it from the
+// <meta name="anthropic-base-url"> this server fills in.
 
 import { createServer } from "node:http";
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -37,17 +46,68 @@ export const MIME_TYPES = Object.freeze({
   ".ts": "text/plain; charset=utf-8",
 });
 
+/** Where the demo's agent sends Messages API requests unless a base URL is configured. */
+export const ANTHROPIC_API_ORIGIN = "https://api.anthropic.com";
+
+/**
+ * The demo page's Content-Security-Policy, for an HTML page whose inline scripts are `inline`
+ * (their text: the import map). Requests may go to this server and to the API's origin
+ * (`apiOrigin`: the Anthropic API, or the configured base URL's origin). Images may be data: and
+ * blob: URLs (image content blocks are shown as data: URLs).
+ * @param {{ inline?: string[], apiOrigin?: string }} [options]
+ */
+export function demoPolicy({ inline = [], apiOrigin = ANTHROPIC_API_ORIGIN } = {}) {
+  const hashes = inline.map((text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  const connect = ["'self'", ANTHROPIC_API_ORIGIN, ...(apiOrigin === ANTHROPIC_API_ORIGIN ? [] : [apiOrigin])];
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(" ")}`.trim(),
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    `connect-src ${connect.join(" ")}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+/**
+ * The texts of a page's inline <script> elements (the import map), as the browser hashes them.
+ * @param {string} html
+ */
+export function inlineScripts(html) {
+  return [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]);
+}
+
+/**
+ * The origin of a configured API base URL; throws in words when it is not an http(s) URL.
+ * @param {string} baseUrl
+ */
+export function apiOriginOf(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`ANTHROPIC_BASE_URL must be a URL, got: ${baseUrl}`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`ANTHROPIC_BASE_URL must be http(s), got: ${baseUrl}`);
+  return url.origin;
+}
+
 /**
  * Starts the server and resolves once it is listening.
- * @param {{ port?: number, root?: string, host?: string }} [options]
- *   `port` 0 (or omitted) picks a free port; `root` defaults to the repository root.
+ * @param {{ port?: number, root?: string, host?: string, apiBaseUrl?: string }} [options]
+ *   `port` 0 (or omitted) picks a free port; `root` defaults to the repository root;
+ *   `apiBaseUrl` is where the demo's agent sends its Messages API requests (default the Anthropic API).
  * @returns {Promise<{ server: import("node:http").Server, port: number, url: string, close: () => Promise<void> }>}
  *   `url` is the demo page's address.
  */
-export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.1" } = {}) {
+export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.1", apiBaseUrl } = {}) {
   const realRoot = await realpath(path.resolve(root));
+  const api = apiBaseUrl ? { baseUrl: apiBaseUrl, origin: apiOriginOf(apiBaseUrl) } : null;
   const server = createServer((req, res) => {
-    handle(realRoot, req, res).catch((err) => {
+    handle(realRoot, req, res, api).catch((err) => {
       if (!res.headersSent) send(res, 500, `Internal error: ${err && err.message}`);
       else res.destroy();
     });
@@ -78,8 +138,9 @@ export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.
  * @param {string} root  real path of the served folder
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
+ * @param {{ baseUrl: string, origin: string } | null} api  the configured API base URL
  */
-async function handle(root, req, res) {
+async function handle(root, req, res, api) {
   if (req.method !== "GET" && req.method !== "HEAD") {
     res.setHeader("Allow", "GET, HEAD");
     return send(res, 405, "Method not allowed");
@@ -125,6 +186,7 @@ async function handle(root, req, res) {
   }
 
   const type = MIME_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+  if (type.startsWith("text/html") && isInside(path.join(root, "www"), file)) return sendDemoPage(file, req, res, api);
   res.writeHead(200, {
     "Content-Type": type,
     "Content-Length": info.size,
@@ -142,6 +204,31 @@ async function handle(root, req, res) {
     });
     stream.pipe(res);
   });
+}
+
+/**
+ * A demo page, with its Content-Security-Policy, and the API base URL (when one is configured)
+ * in its <meta name="anthropic-base-url">.
+ * @param {string} file
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {{ baseUrl: string, origin: string } | null} api
+ */
+async function sendDemoPage(file, req, res, api) {
+  let html = await readFile(file, "utf8");
+  if (api) {
+    const attribute = api.baseUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+    html = html.replace(/(<meta name="anthropic-base-url" content=")[^"]*(")/, `$1${attribute}$2`);
+  }
+  const body = Buffer.from(html, "utf8");
+  res.writeHead(200, {
+    "Content-Type": MIME_TYPES[".html"],
+    "Content-Length": body.length,
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": demoPolicy({ inline: inlineScripts(html), apiOrigin: api?.origin }),
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 /** @param {string} root @param {string} candidate */
@@ -199,9 +286,16 @@ async function main() {
     console.error(`serve: ${/** @type {Error} */ (err).message}`);
     process.exit(2);
   }
+  const apiBaseUrl = process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  try {
+    if (apiBaseUrl) apiOriginOf(apiBaseUrl);
+  } catch (err) {
+    console.error(`serve: ${/** @type {Error} */ (err).message}`);
+    process.exit(2);
+  }
   let running;
   try {
-    running = await startServer({ port });
+    running = await startServer({ port, apiBaseUrl });
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException} */ (err);
     if (e.code === "EADDRINUSE") {

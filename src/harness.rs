@@ -49,7 +49,7 @@ pub struct Counts {
 /// How many records, entries or ids an answer holds (1 for a single value).
 fn volume(answer: &Answer) -> usize {
     match answer {
-        Answer::Subtree(records) => records.len(),
+        Answer::Subtree(records, _) => records.len(),
         Answer::Listing(entries) => entries.len(),
         Answer::Versions(records) => records.len(),
         Answer::Ids(ids) => ids.len(),
@@ -131,7 +131,7 @@ impl MemStore {
     fn answer(&self, read: &Read) -> Answer {
         match read {
             Read::File(key) => Answer::File(self.files.get(key).cloned()),
-            Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect()),
+            Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect(), Vec::new()),
             Read::Listing(key) => Answer::Listing(self.below(key).map(entry).collect()),
             // Answered by `drive` from the store the read names.
             Read::MountListing(_) => Answer::Listing(Vec::new()),
@@ -170,6 +170,7 @@ impl MemStore {
             ),
             Read::NewestVersionId => Answer::VersionId(self.versions.keys().next_back().cloned()),
             Read::VersionIds => Answer::Ids(self.versions.keys().cloned().collect()),
+            Read::ContentKeys => Answer::Ids(self.contents.keys().cloned().collect()),
             Read::Policy {
                 path,
                 source,
@@ -317,8 +318,8 @@ fn drive(mut task: Task, stores: &mut [MemStore], prepare: bool) -> Outcome {
                 ),
                 (read, Target::Mount(n)) => stores
                     .get(n)
-                    .map_or(Answer::Subtree(Vec::new()), |s| s.answer(read)),
-                (_, Target::All) => Answer::Subtree(Vec::new()),
+                    .map_or(Answer::Subtree(Vec::new(), Vec::new()), |s| s.answer(read)),
+                (_, Target::All) => Answer::Subtree(Vec::new(), Vec::new()),
             })
             .collect();
         counts.rounds += 1;

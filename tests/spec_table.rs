@@ -690,6 +690,7 @@ fn section_4_limits_and_access() {
                 updated_at: 0,
                 version: None,
                 content: format!("mem_{i}"),
+                accessed_at: None,
             },
         );
     }

@@ -831,6 +831,7 @@ fn records_from_before_versions_join_the_history() {
             updated_at: 2,
             version: None,
             content: "mem_legacy".into(),
+            accessed_at: None,
         },
     );
     st.contents.insert("mem_legacy".into(), b"old".to_vec());

@@ -9,6 +9,7 @@ import { mountBundleTools } from "./browser/bundle-tools.js";
 import { mountStorageStatus } from "./browser/storage-status.js";
 import { mountAgentPanel } from "./agent/agent-panel.js";
 import { mountMountsEditor } from "./agent/mounts-editor.js";
+import { mountOverview } from "./browser/overview.js";
 import { StoreCatalog } from "./stores.js";
 import { StoreSession } from "./store-session.js";
 import { mountTabs } from "./tabs.js";
@@ -111,6 +112,11 @@ async function main() {
   const storage = mountStorageStatus({ root: byId("storage") });
   mountToolConsole({ root: byId("console"), memory });
   const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
+  const overview = mountOverview({
+    root: /** @type {HTMLDetailsElement} */ (byId("overview")),
+    openMemory: () => mounts.open(),
+    changes: [session, byId("agent-memory")],
+  });
   mountAgentPanel({
     root: byId("agent"),
     openMemory: () => mounts.open(),
@@ -130,7 +136,7 @@ async function main() {
   if (location.hash === "#console") tabs.select("tab-console");
   byId("store-data").addEventListener("toggle", () => void storage.refresh());
 
-  await Promise.all([browser.refresh(), picker.refresh(), storage.refresh()]);
+  await Promise.all([browser.refresh(), picker.refresh(), storage.refresh(), overview.refresh()]);
 
   // For poking around from the browser's devtools console.
   Object.assign(window, { demo: { session, pkg } });

@@ -8,6 +8,7 @@ import { listFiles, renderTree, renderFlat, toToolPath, toStorePath } from "./br
 import { mountEditor } from "./browser/file-editor.js";
 import { mountHistory } from "./browser/history-view.js";
 import { describeWhen } from "./browser/words.js";
+import { originNodes, restoredFrom } from "./browser/provenance.js";
 import { mountTabs } from "./tabs.js";
 
 /**
@@ -48,7 +49,14 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   const newFileForm = /** @type {HTMLFormElement} */ ($("new-file-form"));
   const newFilePath = /** @type {HTMLInputElement} */ ($("new-file-path"));
   const newFileProblem = $("new-file-problem");
+  const pickButton = /** @type {HTMLButtonElement} */ ($("pick-button"));
+  const bulkBar = $("bulk-bar");
+  const bulkCount = $("bulk-count");
+  const bulkExport = /** @type {HTMLButtonElement} */ ($("bulk-export"));
+  const bulkDelete = /** @type {HTMLButtonElement} */ ($("bulk-delete"));
   const memory = () => session.memory;
+  /** With bulk selection on: the memories ticked, by id. @type {Map<string, import("./browser/tree.js").TreeFile> | null} */
+  let picked = null;
   /** Above this many files the tree starts with its folders folded. */
   const FOLD_ABOVE = 40;
   /** Folders the user unfolded. */
@@ -105,6 +113,20 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     event.preventDefault();
     void createFile();
   });
+  pickButton.addEventListener("click", () => setPicking(picked === null));
+  $("bulk-all").addEventListener("click", () => pickAllShown());
+  $("bulk-none").addEventListener("click", () => {
+    picked?.clear();
+    paintTree();
+    paintBulk();
+  });
+  bulkExport.addEventListener("click", () => void exportPicked());
+  bulkDelete.addEventListener("click", () => void deletePicked());
+  bulkBar.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    setPicking(false);
+  });
   uploadButton.addEventListener("click", () => uploadInput.click());
   uploadInput.addEventListener("change", () => void upload());
   clearButton.addEventListener("click", () => void clearStore());
@@ -123,6 +145,8 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
 
   session.addEventListener("switch", () => {
     paintAccess();
+    if (picked) picked.clear();
+    paintBulk();
     selected = null;
     collapsed.clear();
     opened.clear();
@@ -181,7 +205,9 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
         selected.deleted = true;
       }
     }
+    if (picked) for (const id of [...picked.keys()]) if (!files.some((f) => f.id === id)) picked.delete(id);
     paintTree();
+    paintBulk();
     await paintDeleted();
     await paintFile();
     refreshes += 1;
@@ -239,7 +265,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     delete tree.dataset.search;
     if (sort.value === "recent") {
       const items = byRecent(files).map((file) => ({ file, snippet: null }));
-      tree.replaceChildren(renderFlat(items, { selected: current, query: "", onSelect: (path) => void select(path), empty: "No memories yet." }));
+      tree.replaceChildren(renderFlat(items, { selected: current, query: "", onSelect: (path) => void select(path), empty: "No memories yet.", picking: picking() }));
       return;
     }
     tree.replaceChildren(
@@ -250,8 +276,115 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
         foldAll: files.length > FOLD_ABOVE,
         recent,
         onSelect: (path) => void select(path),
+        picking: picking(),
       }),
     );
+  }
+
+  /** The tree's bulk selection, when it is on. */
+  function picking() {
+    if (picked === null) return undefined;
+    const ticked = picked;
+    return {
+      ids: new Set(ticked.keys()),
+      onToggle: (/** @type {import("./browser/tree.js").TreeFile} */ file, /** @type {boolean} */ on) => {
+        if (on) ticked.set(file.id, file);
+        else ticked.delete(file.id);
+        paintBulk();
+      },
+    };
+  }
+
+  /** Turns bulk selection on (checkboxes in the tree, the bar of actions) or off. @param {boolean} on */
+  function setPicking(on) {
+    picked = on ? new Map() : null;
+    pickButton.setAttribute("aria-pressed", String(on));
+    pickButton.textContent = on ? "Done selecting" : "Select several";
+    paintTree();
+    paintBulk();
+    if (on) /** @type {HTMLElement | null} */ (tree.querySelector("input.pick") ?? $("bulk-all")).focus();
+    else pickButton.focus();
+  }
+
+  /** The count and what can be done with the memories ticked. */
+  function paintBulk() {
+    bulkBar.hidden = picked === null;
+    const n = picked?.size ?? 0;
+    bulkCount.textContent = n === 0 ? "None selected" : `${n} selected`;
+    const readOnly = session.store.archived_at !== null;
+    bulkExport.disabled = n === 0;
+    bulkDelete.disabled = n === 0 || readOnly;
+    bulkDelete.title = readOnly ? "This store is archived: read-only for good." : "";
+  }
+
+  /** Ticks every memory the tree (or the search) shows now. */
+  function pickAllShown() {
+    if (!picked) return;
+    const shown = new Set([...tree.querySelectorAll('[data-testid="tree-file"]')].map((b) => /** @type {HTMLElement} */ (b).dataset.id));
+    for (const file of files) if (shown.has(file.id)) picked.set(file.id, file);
+    paintTree();
+    paintBulk();
+  }
+
+  /** The ticked memories, by path. */
+  function pickedFiles() {
+    return [...(picked?.values() ?? [])].sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /**
+   * Deletes the ticked memories after asking; each goes to "Recently deleted", restorable from
+   * its history like a single deletion.
+   */
+  async function deletePicked() {
+    const chosen = pickedFiles();
+    if (chosen.length === 0) return;
+    const listed = chosen.slice(0, 8).map((f) => f.path).join(", ") + (chosen.length > 8 ? `, and ${chosen.length - 8} more` : "");
+    const question = `Delete ${chosen.length} memor${chosen.length === 1 ? "y" : "ies"} (${listed})? Each goes to “Recently deleted”, where its history can restore it.`;
+    if (!window.confirm(question)) return;
+    const failures = [];
+    for (const file of chosen) {
+      try {
+        await memory().memories.delete(file.id);
+        picked?.delete(file.id);
+      } catch (error) {
+        failures.push(`${file.path}: ${describeError(error)}`);
+      }
+    }
+    if (failures.length) notify(`Some memories could not be deleted. ${failures.join("; ")}`);
+    const done = chosen.length - failures.length;
+    announce(`Deleted ${done} memor${done === 1 ? "y" : "ies"}: under “Recently deleted”, each restorable.`);
+    await refresh();
+    search.focus();
+  }
+
+  /** Saves the ticked memories (with their history, if "with history" is ticked) as a bundle file. */
+  async function exportPicked() {
+    const chosen = pickedFiles();
+    if (chosen.length === 0) return;
+    const withHistory = /** @type {HTMLInputElement | null} */ (document.getElementById("export-versions"))?.checked ?? true;
+    let bundle;
+    try {
+      bundle = await memory().export({ include_versions: withHistory });
+    } catch (error) {
+      notify(`Could not export: ${describeError(error)}`);
+      return;
+    }
+    const ids = new Set(chosen.map((f) => f.id));
+    // A bundle of some memories is the store's bundle with only theirs: each memory and version
+    // carries its own hash, so the part imports (and is checked) like a whole.
+    const part = {
+      ...bundle,
+      memories: bundle.memories.filter((m) => ids.has(m.id)),
+      ...(bundle.versions ? { versions: bundle.versions.filter((v) => ids.has(v.memory_id)) } : {}),
+    };
+    const name = `${session.name.replace(/[^\w.-]+/g, "-")}-${chosen.length}-memor${chosen.length === 1 ? "y" : "ies"}.json`;
+    const url = URL.createObjectURL(new Blob([JSON.stringify(part, null, 2)], { type: "application/json" }));
+    const link = el("a", { href: url, download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    announce(`Exported ${chosen.length} memor${chosen.length === 1 ? "y" : "ies"}${withHistory ? " with their history" : ""} to ${name}.`);
   }
 
   /** @param {import("./browser/tree.js").TreeFile[]} list */
@@ -292,6 +425,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
       renderFlat(shown, {
         selected: selected && !selected.deleted ? selected.path : null,
         query,
+        picking: picking(),
         onSelect: (path) => void select(path),
         empty: `Nothing matches “${query}” in the paths or texts of this store.`,
       }),
@@ -440,6 +574,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
       el("h3", { id: "viewer-title", className: "viewer-title" }, el("code", { dataset: { testid: "viewer-path" } }, path)),
       file ? el("span", { className: "meta" }, `${formatBytes(file.size)} · changed ${describeWhen(file.updatedAt)}`) : null,
       deleted ? el("span", { className: "badge badge-problem", dataset: { testid: "deleted-badge" } }, "deleted") : null,
+      id ? el("span", { className: "meta origin", dataset: { testid: "viewer-origin" } }) : null,
       !deleted && id
         ? el(
             "span",
@@ -451,6 +586,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
           )
         : null,
     );
+    if (id) void paintOrigin(id, deleted);
     const readOnly = session.store.archived_at !== null;
     // Deleted while the user has unsaved text in the editor: the text stays, with a choice.
     const unsaved = deleted && id !== null && editor.memoryId === id && editor.isDirty();
@@ -471,6 +607,29 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     viewer.dataset.deleted = String(deleted);
     if (id) viewer.dataset.id = id;
     else delete viewer.dataset.id;
+  }
+
+  /**
+   * Where the open memory's last version came from: its actor, linked to the tool call in this
+   * page's conversation when the agent wrote it.
+   * @param {string} id @param {boolean} deleted
+   */
+  async function paintOrigin(id, deleted) {
+    let head;
+    try {
+      const page = await memory().versions.list({ memory_id: id, limit: 1 });
+      head = page.data[0];
+    } catch {
+      return;
+    }
+    const box = fileHead.querySelector('[data-testid="viewer-origin"]');
+    if (!box || !head || selected?.id !== id) return;
+    const from = restoredFrom(head.id);
+    box.replaceChildren(
+      deleted ? "Deleted by " : from ? "Last change: a restore, " : "Last change by ",
+      ...(from ? ["by this page's History (a host API write)"] : originNodes(head.created_by, { testid: "viewer-origin-link" })),
+    );
+    /** @type {HTMLElement} */ (box).dataset.versionId = head.id;
   }
 
   /** The head version of a live memory. @param {string} id */

@@ -56,21 +56,42 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     );
     snap.need(keys)?;
 
+    // A damaged store still exports what can be read (docs/TOOL.md#damaged-records): records
+    // that cannot be read and memories or versions whose content is missing are left out, and
+    // the bundle says which under `skipped`.
+    let mut skipped = String::new();
+    let mut skip = |what: &str, key: &str, reason: &str| {
+        skipped.push(if skipped.is_empty() { '[' } else { ',' });
+        ObjectWriter::new(&mut skipped)
+            .str(what, key)
+            .str("reason", reason)
+            .finish();
+    };
+    let mut damaged: Vec<&String> = snap.damaged_below("").iter().collect();
+    damaged.sort();
+    for key in damaged {
+        skip("path", key, "its record cannot be read");
+    }
     let mut out = String::new();
     let mut bundle = ObjectWriter::new(&mut out);
     bundle.str("format", FORMAT).int("format_version", 1);
     let mut memories = String::from("[");
-    for (i, record) in records.iter().enumerate() {
-        if i > 0 {
+    for record in records.iter() {
+        let Some(bytes) = snap.content(&record.content) else {
+            skip("path", &record.path, "its content is missing");
+            continue;
+        };
+        if memories.len() > 1 {
             memories.push(',');
         }
         let mut item = ObjectWriter::new(&mut memories);
         item.str("id", &record.id).str("path", &record.path);
-        write_content_members(&mut item, snap.content(&record.content).unwrap_or_default());
+        write_content_members(&mut item, bytes);
         item.str("content_sha256", &record.sha256)
             .int("content_size_bytes", record.size as i64)
             .str("created_at", &rfc3339(record.created_at))
-            .str("updated_at", &rfc3339(record.updated_at));
+            .str("updated_at", &rfc3339(record.updated_at))
+            .str("last_accessed_at", &rfc3339(record.last_used()));
         if include_versions {
             item.opt_str("memory_version_id", record.version.as_deref());
         }
@@ -80,11 +101,15 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     bundle.raw("memories", &memories);
     if include_versions {
         let mut history = String::from("[");
-        for (i, version) in versions.iter().enumerate() {
-            if i > 0 {
+        for version in versions.iter() {
+            let content = version.content.as_deref().and_then(|k| snap.content(k));
+            if content.is_none() && version.content.is_some() && version.redacted_at.is_none() {
+                skip("version_id", &version.id, "its content is missing");
+                continue;
+            }
+            if history.len() > 1 {
                 history.push(',');
             }
-            let content = version.content.as_deref().and_then(|k| snap.content(k));
             let mut item = ObjectWriter::new(&mut history);
             item.str("id", &version.id)
                 .str("memory_id", &version.memory_id)
@@ -105,6 +130,10 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
         }
         history.push(']');
         bundle.raw("versions", &history);
+    }
+    if !skipped.is_empty() {
+        skipped.push(']');
+        bundle.raw("skipped", &skipped);
     }
     bundle.finish();
     Ok(Outcome::value(out, vec![]))
@@ -138,6 +167,8 @@ pub(crate) struct BundleMemory {
     sha256: String,
     created_at: i64,
     updated_at: i64,
+    /// When the memory was last used, if the bundle says (optional).
+    accessed_at: Option<i64>,
     head: Option<String>,
 }
 
@@ -235,6 +266,10 @@ impl Bundle {
             memories.push(BundleMemory {
                 created_at: time_field(item, "created_at", &what)?,
                 updated_at: time_field(item, "updated_at", &what)?,
+                accessed_at: match item.field("last_accessed_at") {
+                    None | Some(Json::Null) => None,
+                    Some(_) => Some(time_field(item, "last_accessed_at", &what)?),
+                },
                 head: item
                     .field("memory_version_id")
                     .and_then(Json::as_str)
@@ -508,18 +543,29 @@ pub(crate) fn import(
                         updated_at: memory.updated_at,
                         version: memory.head.clone(),
                         content: memory.head.clone().unwrap_or_default(),
+                        // Not after the importing clock: a bundle cannot make a memory look
+                        // used in the future (and so never expire).
+                        accessed_at: memory.accessed_at.map(|at| at.min(cx.now)),
                     },
                 });
             }
             (_, Some(previous)) => {
                 history
-                    .with_times(memory.created_at, memory.updated_at)
+                    .with_times(
+                        memory.created_at,
+                        memory.updated_at,
+                        memory.accessed_at.map(|at| at.min(cx.now)),
+                    )
                     .modify(previous, &memory.key, Bytes::New(&memory.bytes));
             }
             (_, None) => {
                 added_files += 1;
                 history
-                    .with_times(memory.created_at, memory.updated_at)
+                    .with_times(
+                        memory.created_at,
+                        memory.updated_at,
+                        memory.accessed_at.map(|at| at.min(cx.now)),
+                    )
                     .create(&memory.key, Bytes::New(&memory.bytes), Some(&memory.id));
             }
         }

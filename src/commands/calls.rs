@@ -32,6 +32,16 @@ pub enum HostCall {
         id: String,
         expected_sha256: Option<String>,
     },
+    TouchMemories(Vec<String>),
+    /// `check()` / `repair()`: find (and with `repair`, remove) what cannot be read.
+    Check {
+        repair: bool,
+    },
+    KeepMemory(String),
+    ExpireMemories {
+        older_than_days: i64,
+        dry_run: bool,
+    },
     ListVersions(VersionFilter),
     GetVersion(String),
     RedactVersion(String),
@@ -135,6 +145,10 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
         "memories.create" => &["path", "content"],
         "memories.update" => &["id", "path", "content", "precondition"],
         "memories.delete" => &["id", "expected_content_sha256"],
+        "memories.touch" => &["paths"],
+        "check" | "repair" => &[],
+        "memories.keep" => &["id"],
+        "memories.expire" => &["older_than_days", "dry_run"],
         "versions.list" => &[
             "memory_id",
             "operation",
@@ -231,6 +245,23 @@ impl HostCall {
                 id: args.required("id")?.to_string(),
                 expected_sha256: args.string("expected_content_sha256")?.map(str::to_string),
             },
+            "memories.touch" => HostCall::TouchMemories(match json.field("paths") {
+                Some(Json::Array(items)) => items
+                    .iter()
+                    .map(|item| item.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| bad("`paths` must be an array of store paths".into()))?,
+                _ => return Err(bad("`paths` must be an array of store paths".into())),
+            }),
+            "memories.keep" => HostCall::KeepMemory(args.required("id")?.to_string()),
+            "check" => HostCall::Check { repair: false },
+            "repair" => HostCall::Check { repair: true },
+            "memories.expire" => HostCall::ExpireMemories {
+                older_than_days: args
+                    .integer("older_than_days")?
+                    .ok_or_else(|| bad("`older_than_days` is required".into()))?,
+                dry_run: args.boolean("dry_run")?.unwrap_or(false),
+            },
             "versions.list" => {
                 let limit = args.integer("limit")?.unwrap_or(20);
                 if !(1..=100).contains(&limit) {
@@ -301,6 +332,7 @@ impl HostCall {
                 | HostCall::Export { .. }
                 | HostCall::ListStores { .. }
                 | HostCall::GetStore(_)
+                | HostCall::Check { repair: false }
         )
     }
 }

@@ -35,8 +35,9 @@ pub(crate) struct History<'c> {
     ids: IdSource,
     clock: VersionIds,
     writes: Vec<Write>,
-    /// Times for the next record instead of now (an import keeps the bundle's).
-    times: Option<(i64, i64)>,
+    /// Times for the next record instead of now (an import keeps the bundle's): created,
+    /// updated, last used.
+    times: Option<(i64, i64, Option<i64>)>,
     /// A hash made while the first reads were out (`Task::prepare`).
     prehashed: Option<Prehashed>,
     /// A directory key every file below which this command deletes or moves away.
@@ -84,8 +85,13 @@ impl<'c> History<'c> {
     }
 
     /// The next created or modified record gets these `created_at` and `updated_at`.
-    pub(crate) fn with_times(&mut self, created_at: i64, updated_at: i64) -> &mut Self {
-        self.times = Some((created_at, updated_at));
+    pub(crate) fn with_times(
+        &mut self,
+        created_at: i64,
+        updated_at: i64,
+        accessed_at: Option<i64>,
+    ) -> &mut Self {
+        self.times = Some((created_at, updated_at, accessed_at));
         self
     }
 
@@ -212,7 +218,11 @@ impl<'c> History<'c> {
             }
             Hashed::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),
         };
-        let (created_at, updated_at) = self.times.take().unwrap_or((created_at, self.cx.now));
+        // A change is a use: the memory's last use is now (an import keeps the bundle's).
+        let (created_at, updated_at, accessed_at) =
+            self.times
+                .take()
+                .unwrap_or((created_at, self.cx.now, Some(self.cx.now)));
         let record = FileRecord {
             path: path.to_string(),
             id: memory_id.to_string(),
@@ -222,6 +232,7 @@ impl<'c> History<'c> {
             updated_at,
             version: Some(version_id.clone()),
             content: content.clone(),
+            accessed_at,
         };
         // A memory moves to a free path (the command checked it), or stays at its own.
         let previous_size = match old {

@@ -283,3 +283,114 @@ pub(crate) fn list(options: &ListOptions, snap: &Snapshot) -> Result<Outcome, St
     out.push(']');
     Ok(Outcome::value(out, vec![]))
 }
+
+/// The longest expiry a host can ask for, in days (a century).
+const MAX_EXPIRY_DAYS: i64 = 36_500;
+const DAY_MS: i64 = 86_400_000;
+
+/// `memories.touch({ paths })`: records that the memories at these store keys were used now
+/// (their views said so, see `Outcome::touched`). Only the record changes: no version, no
+/// policy question (no content moves). Keys no longer holding a memory are skipped.
+pub(crate) fn touch(keys: &[String], cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, snap, Voice::Host, "record the use of memories")?;
+    snap.need(keys.iter().map(|k| Read::File(k.clone())).collect())?;
+    let writes = keys
+        .iter()
+        .filter_map(|key| snap.file(key))
+        .filter(|record| record.accessed_at.is_none_or(|at| at < cx.now))
+        .map(|record| crate::protocol::Write::PutFile {
+            previous_size: Some(record.size),
+            record: FileRecord {
+                accessed_at: Some(cx.now),
+                ..record.clone()
+            },
+        })
+        .collect::<Vec<_>>();
+    let touched = writes.len();
+    Ok(Outcome::value(
+        fill(
+            "{\"type\":\"memories_touched\",\"count\":{}}",
+            &[&touched.to_string()],
+        ),
+        writes,
+    ))
+}
+
+/// `memories.keep(id)`: the host says the memory is still wanted: its last use is now, so an
+/// expiry counts from today.
+pub(crate) fn keep(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("keep memory {}", &[id]))?;
+    snap.need(vec![Read::FileById(id.into())])?;
+    let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
+    let kept = FileRecord {
+        accessed_at: Some(cx.now),
+        ..record.clone()
+    };
+    let json = memory_json(&kept, None);
+    Ok(Outcome::value(
+        json,
+        vec![crate::protocol::Write::PutFile {
+            previous_size: Some(record.size),
+            record: kept,
+        }],
+    ))
+}
+
+/// `memories.expire({ older_than_days, dry_run })` (docs/TOOL.md#last-use-and-expiry): every
+/// memory neither viewed nor changed for that many days is deleted as a normal version (by
+/// the host's actor, `expiry` when the package runs it), so its text stays in the history
+/// until retention; the write policy is asked as for any delete. A dry run writes nothing and
+/// says what would go.
+pub(crate) fn expire(
+    older_than_days: i64,
+    dry_run: bool,
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    if !(1..=MAX_EXPIRY_DAYS).contains(&older_than_days) {
+        return Err(stop(
+            ErrorCode::InvalidInput,
+            fill(
+                "`older_than_days` must be a whole number of days from 1 to {}",
+                &[&MAX_EXPIRY_DAYS.to_string()],
+            ),
+        ));
+    }
+    if !dry_run {
+        refuse_if_read_only(cx, snap, Voice::Host, "expire memories")?;
+    }
+    let mut reads = vec![Read::Subtree(String::new())];
+    if !dry_run {
+        reads.push(clock_read());
+    }
+    snap.need(reads)?;
+    let cutoff = cx
+        .now
+        .saturating_sub(older_than_days.saturating_mul(DAY_MS));
+    let due: Vec<&FileRecord> = sorted_by_utf16(snap.subtree(""), |r| r.path.as_str())
+        .into_iter()
+        .filter(|r| r.last_used() < cutoff)
+        .collect();
+    let mut out = String::from("{\"type\":\"memories_expired\",\"dry_run\":");
+    out.push_str(if dry_run { "true" } else { "false" });
+    out.push_str(",\"cutoff\":");
+    crate::format::json::write_str(&mut out, &crate::model::time::rfc3339(cutoff));
+    out.push_str(",\"data\":[");
+    for (i, record) in due.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        record.write_memory_json(&mut out, None);
+    }
+    out.push_str("]}");
+    if dry_run || due.is_empty() {
+        return Ok(Outcome::value(out, vec![]));
+    }
+    let keys: Vec<&str> = due.iter().map(|r| r.path.as_str()).collect();
+    vet_deletes(&keys, "expired memories", cx, snap)?;
+    let mut history = History::new(cx, snap);
+    for record in due {
+        history.delete(record);
+    }
+    Ok(Outcome::value(out, history.into_writes()))
+}

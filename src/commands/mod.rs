@@ -2,6 +2,7 @@
 
 pub(crate) mod bundle;
 pub(crate) mod calls;
+mod check;
 pub(crate) mod context;
 mod create;
 mod delete;

@@ -57,6 +57,24 @@ impl Operation {
         }
     }
 
+    /// Whether the operation goes on past damaged records, reporting them itself (listing,
+    /// export, check, expiry); every other is refused at the first damage its reads meet
+    /// (docs/TOOL.md#damaged-records).
+    pub(crate) fn tolerates_damage(&self) -> bool {
+        matches!(
+            self,
+            Operation::Host(Ok(HostCall::ListMemories(_)
+                | HostCall::Export { .. }
+                | HostCall::Check { .. }
+                | HostCall::ExpireMemories { .. }))
+        )
+    }
+
+    /// Whether its refusals are told to the model (`Error: …`) rather than to the host.
+    pub(crate) fn speaks_to_model(&self) -> bool {
+        !matches!(self, Operation::Host(_))
+    }
+
     /// The bytes this operation will write as they are, if known before any read: a create's
     /// text, a host write's bytes (a write policy may still rewrite them).
     pub(crate) fn bytes_to_write(&self) -> Option<&[u8]> {
@@ -135,6 +153,13 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
             id,
             expected_sha256,
         } => memories::delete(id, expected_sha256.as_deref(), cx, snap),
+        HostCall::TouchMemories(keys) => memories::touch(keys, cx, snap),
+        HostCall::Check { repair } => super::check::run(*repair, cx, snap),
+        HostCall::KeepMemory(id) => memories::keep(id, cx, snap),
+        HostCall::ExpireMemories {
+            older_than_days,
+            dry_run,
+        } => memories::expire(*older_than_days, *dry_run, cx, snap),
         HostCall::ListVersions(filter) => versions::list(filter, snap),
         HostCall::GetVersion(id) => versions::get(id, snap),
         HostCall::RedactVersion(id) => versions::redact(id, cx, snap),

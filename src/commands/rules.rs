@@ -9,7 +9,7 @@ use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::path::ancestor_keys;
 use crate::model::record::FileRecord;
-use crate::protocol::{Read, Snapshot, Stop};
+use crate::protocol::{Damage, Read, Snapshot, Stop};
 
 /// Who a refusal is told to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +27,24 @@ impl Voice {
             Voice::Host => text,
         }
     }
+}
+
+/// The refusal of a command whose reads met damage (docs/TOOL.md#damaged-records): the
+/// memory by its tool path (or id), in the caller's voice.
+pub(crate) fn damaged(damage: &Damage, cx: &Context, voice: Voice) -> ToolError {
+    let (template, key) = match damage {
+        Damage::Record(key) => (texts::DAMAGED_RECORD, key),
+        Damage::Content(key) => (texts::DAMAGED_CONTENT, key),
+    };
+    let name = if key.is_empty() || key.starts_with('/') {
+        match voice {
+            Voice::Model => cx.tool_path(key),
+            Voice::Host => key.clone(),
+        }
+    } else {
+        cat(&["memory ", key])
+    };
+    ToolError::new(ErrorCode::Damaged, voice.say(fill(template, &[&name])))
 }
 
 /// A refusal with its stable code.

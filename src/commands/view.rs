@@ -11,6 +11,10 @@ use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::protocol::{Content, Outcome, Read, Snapshot, Stop};
 
+/// How precisely a memory's last use is kept: a view records it only when the last use it
+/// knows is this old (one day).
+pub(crate) const USE_PRECISION_MS: i64 = 86_400_000;
+
 /// Files with more lines than this are not shown.
 const MAX_LINES: usize = 999_999;
 
@@ -35,7 +39,12 @@ pub(super) fn run(
     if let Some(record) = snap.file(key) {
         snap.need(vec![Read::Content(record.content.clone())])?;
         let bytes = snap.content(&record.content).unwrap_or_default();
-        return view_file(path, bytes, view_range, cx);
+        let mut outcome = view_file(path, bytes, view_range, cx)?;
+        // Its last use, to a day's precision: at most one write per memory per day.
+        if cx.now.saturating_sub(record.last_used()) >= USE_PRECISION_MS {
+            outcome.touched.push(key.to_string());
+        }
+        return Ok(outcome);
     }
     let below = snap.listing(key);
     if below.is_empty() {

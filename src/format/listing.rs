@@ -62,22 +62,26 @@ pub struct ListingEntry {
 impl ListingEntry {
     /// Reads the storage's answer to a listing read: entry keys joined with `\n` (no entry:
     /// the empty text). `None` if an entry is not `{path}\0{size}`.
+    /// An entry whose size is not a decimal (a record written malformed, see
+    /// docs/TOOL.md#damaged-records) is left out; a line that is no entry at all makes the
+    /// whole answer unusable.
     pub fn parse_all(text: &str) -> Option<Vec<ListingEntry>> {
         if text.is_empty() {
             return Some(Vec::new());
         }
-        text.split('\n')
-            .map(|line| {
-                let (path, size) = line.rsplit_once('\0')?;
-                if size.is_empty() || size.len() > 20 || !size.bytes().all(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-                Some(ListingEntry {
+        let mut entries = Vec::new();
+        for line in text.split('\n') {
+            let (path, size) = line.rsplit_once('\0')?;
+            let well_formed =
+                !size.is_empty() && size.len() <= 20 && size.bytes().all(|b| b.is_ascii_digit());
+            if let Some(size) = well_formed.then(|| size.parse().ok()).flatten() {
+                entries.push(ListingEntry {
                     path: path.to_string(),
-                    size: size.parse().ok()?,
-                })
-            })
-            .collect()
+                    size,
+                });
+            }
+        }
+        Some(entries)
     }
 }
 
@@ -305,17 +309,17 @@ mod tests {
                 entry("/d e", u64::MAX)
             ])
         );
-        for bad in [
-            "/a",
-            "/a\u{0}",
-            "/a\u{0}-1",
-            "/a\u{0}+1",
-            "/a\u{0}1.5",
-            "/a\u{0}18446744073709551616",
-            "/a\u{0}1\n",
-            "/a\u{0}1\n\n/b\u{0}2",
-        ] {
+        for bad in ["/a", "/a\u{0}1\n", "/a\u{0}1\n\n/b\u{0}2"] {
             assert_eq!(ListingEntry::parse_all(bad), None, "{bad:?}");
+        }
+        // An entry with a size that is no decimal is left out, the others kept.
+        for size in ["", "-1", "+1", "1.5", "eleven", "18446744073709551616"] {
+            let text = ["/a\u{0}", size, "\n/b\u{0}2"].concat();
+            assert_eq!(
+                ListingEntry::parse_all(&text),
+                Some(vec![entry("/b", 2)]),
+                "{size:?}"
+            );
         }
     }
 }

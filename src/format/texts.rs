@@ -172,6 +172,14 @@ pub(crate) const POLICY_REFUSED: &str = "Error: Cannot write {}: {}";
 /// The act (`create /memories/a.md`); the model's text starts with `Error: `. (docs/TOOL.md#read-only-access)
 pub(crate) const READ_ONLY: &str = "Cannot {}: this memory is read-only";
 
+/// The memory (its tool path, or `memory {id}`); the model's text starts with `Error: `. (docs/TOOL.md#damaged-records)
+pub(crate) const DAMAGED_RECORD: &str =
+    "The memory {} is damaged: its stored record cannot be read. Nothing was changed; the app can check and repair the store";
+
+/// The memory's tool path; the model's text starts with `Error: `. (docs/TOOL.md#damaged-records)
+pub(crate) const DAMAGED_CONTENT: &str =
+    "The memory {} is damaged: its content is missing from storage. Nothing was changed; the app can check and repair the store";
+
 /// The act, as for `READ_ONLY`; said when the store itself is archived. (docs/TOOL.md#read-only-access)
 pub(crate) const ARCHIVED_STORE: &str = "Cannot {}: this memory store is archived and read-only";
 

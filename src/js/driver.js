@@ -22,6 +22,8 @@ import { decide, textOrBytes } from "./policy.js";
  * @property {MemoryToolErrorCode} [code]
  * @property {Write[]} writes
  * @property {unknown} [value]
+ * @property {string[]} [touched] store keys of memories a view used whose last use is a day
+ *   old or more (the tool records them later, see `memories.touch`)
  */
 /**
  * One write of an outcome, in the order storage must carry them out.
@@ -370,6 +372,12 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     }
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
+      return;
+    case "contentKeys":
+      if (typeof tx.getContentKeys !== "function") {
+        throw new MemoryToolError("STORAGE_FAILED", "This storage cannot list its content keys (getContentKeys), which check and repair need.");
+      }
+      tx.getContentKeys((keys) => json(keys));
       return;
     case "archived":
       if (typeof tx.isArchived === "function") tx.isArchived((yes) => json(Boolean(yes)));

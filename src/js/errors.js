@@ -40,7 +40,7 @@ export class MemoryToolError extends Error {
 }
 
 /** The codes the adapter gives to failures of storage itself. */
-const STORAGE_CODES = new Set(["QUOTA_EXCEEDED", "STORAGE_FAILED"]);
+const STORAGE_CODES = new Set(["QUOTA_EXCEEDED", "STORAGE_FAILED", "STORE_VANISHED"]);
 
 /**
  * Texts the model reads when storage fails (docs/TOOL.md#storage-failures: a failed write is an error result and
@@ -50,6 +50,7 @@ const MODEL_TEXTS = {
   QUOTA_EXCEEDED:
     "Error: The memory could not be saved: the browser's storage quota is full. Nothing was changed.",
   STORAGE_FAILED: "Error: The memory store could not be reached. Nothing was changed.",
+  STORE_VANISHED: "Error: The memory store's data was deleted outside this tool; the user must restore or restart it. Nothing was changed.",
 };
 
 /**
@@ -101,7 +102,9 @@ export function toStorageError(error) {
  * @returns {string}
  */
 export function modelTextFor(error) {
-  return error.code === "QUOTA_EXCEEDED" ? MODEL_TEXTS.QUOTA_EXCEEDED : MODEL_TEXTS.STORAGE_FAILED;
+  if (error.code === "QUOTA_EXCEEDED") return MODEL_TEXTS.QUOTA_EXCEEDED;
+  if (error.code === "STORE_VANISHED") return MODEL_TEXTS.STORE_VANISHED;
+  return MODEL_TEXTS.STORAGE_FAILED;
 }
 
 /**

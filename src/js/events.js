@@ -3,6 +3,7 @@
 // and worker of the origin, over a BroadcastChannel opened lazily and closed on `pagehide`.
 
 /** @typedef {import("./index.js").ChangeEvent} ChangeEvent */
+/** @typedef {import("./index.js").StoreEvent} StoreEvent */
 /** @typedef {import("./index.js").ChangeListener} ChangeListener */
 /** @typedef {import("./index.js").VersionRecord} VersionRecord */
 /** @typedef {import("./index.js").EventScope} EventScope */
@@ -106,7 +107,7 @@ export class ChangeFeed {
   /**
    * Delivers a committed transaction's events to this context's listeners (origin "local")
    * and posts them to other tabs and workers (there, origin "remote").
-   * @param {Array<Omit<ChangeEvent, "origin">>} events
+   * @param {Array<Omit<ChangeEvent, "origin"> | Omit<import("./index.js").StoreVanishedEvent, "origin">>} events
    */
   publish(events) {
     if (events.length === 0) return;
@@ -121,7 +122,7 @@ export class ChangeFeed {
   }
 
   /**
-   * @param {ReadonlyArray<Omit<ChangeEvent, "origin">>} events
+   * @param {ReadonlyArray<Omit<ChangeEvent, "origin"> | Omit<import("./index.js").StoreVanishedEvent, "origin">>} events
    * @param {"local" | "remote"} origin
    */
   #deliver(events, origin) {
@@ -185,6 +186,7 @@ export class ChangeFeed {
 function isEvent(value) {
   if (typeof value !== "object" || value === null) return false;
   const event = /** @type {Record<string, unknown>} */ (value);
+  if (event.type === "vanished") return typeof event.store === "string";
   return typeof event.memory_id === "string" && typeof event.version_id === "string";
 }
 

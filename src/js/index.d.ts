@@ -87,6 +87,8 @@ export type MemoryToolErrorCode =
   | "ARCHIVED"
   | "QUOTA_EXCEEDED"
   | "STORAGE_FAILED"
+  | "STORE_VANISHED"
+  | "DAMAGED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -144,6 +146,8 @@ export interface MountOptions {
   access?: MemoryAccess;
   /** What the model should keep there and how; at most 4,096 characters. In `systemPrompt()`. */
   instructions?: string;
+  /** This mount's expiry, as `MemoryToolOptions.expireAfterDays`. */
+  expireAfterDays?: number;
 }
 
 /** A mounted store, as `MemoryTool.mounts` shows it. */
@@ -286,6 +290,14 @@ export interface MemoryToolOptions {
    * memory is always kept.
    */
   retentionDays?: number;
+  /**
+   * Off by default. Memories neither viewed nor changed for this many whole days (1 to
+   * 36,500) are deleted as a normal version (`created_by: { type: "expiry" }`), so they stay
+   * restorable from the history until retention: in the background after the tool's first
+   * command (never delaying it), and on `memories.expire()`. Never in read-only mounts or
+   * archived stores. Last use is kept to a day's precision (docs/TOOL.md#last-use-and-expiry).
+   */
+  expireAfterDays?: number;
 }
 
 /**
@@ -330,6 +342,11 @@ export interface MemorySummary {
   memory_version_id: string | null;
   created_at: Rfc3339;
   updated_at: Rfc3339;
+  /**
+   * When the model last viewed or changed it, to a day's precision (a view records its use at
+   * most once a day; `updated_at` when newer). What expiry counts from.
+   */
+  last_accessed_at: Rfc3339;
 }
 
 /**
@@ -402,6 +419,40 @@ export interface MemoriesApi {
   update(id: string, params: UpdateMemoryParams): Promise<Memory>;
   /** Deletes a memory; its versions stay. */
   delete(id: string, options?: DeleteMemoryOptions): Promise<MemoryDeleted>;
+  /** Says the memory is still wanted: its last use becomes now (an expiry counts from today). */
+  keep(id: string, options?: StoreOption): Promise<MemorySummary>;
+  /**
+   * Deletes (or, with `dryRun`, lists) the memories neither viewed nor changed for
+   * `olderThanDays` (default: the tool's `expireAfterDays`), as versions by `{ type: "expiry" }`.
+   */
+  expire(options?: ExpireOptions): Promise<ExpireResult>;
+}
+
+/** What `check` and `repair` resolve to. */
+export interface CheckResult {
+  type: "store_check";
+  /** File records in the store, readable or not (before a repair). */
+  files: number;
+  /** Whether what was found was taken out. */
+  repaired: boolean;
+  damaged: Array<{ path: string; problem: "record" | "content"; memory_id?: string | null }>;
+}
+
+/** `memories.expire` options. */
+export interface ExpireOptions extends StoreOption {
+  /** Whole days, 1 to 36,500; default the tool's (or mount's) `expireAfterDays`. */
+  olderThanDays?: number;
+  /** List what would go, change nothing. Default false. */
+  dryRun?: boolean;
+}
+
+/** What `memories.expire` resolves to: the memories that went (or would go), in path order. */
+export interface ExpireResult {
+  type: "memories_expired";
+  dry_run: boolean;
+  /** Memories last used before this time are expired. */
+  cutoff: Rfc3339;
+  data: MemorySummary[];
 }
 
 /** What a version records. A rename is `modified` with the new path. */
@@ -497,6 +548,8 @@ export interface BundleMemory {
   content_size_bytes: number;
   created_at: Rfc3339;
   updated_at: Rfc3339;
+  /** When the memory was last used (optional; an import keeps it, never after its own clock). */
+  last_accessed_at?: Rfc3339;
   /** With versions only: the memory's head. */
   memory_version_id?: string | null;
 }
@@ -523,6 +576,11 @@ export interface Bundle {
   memories: BundleMemory[];
   /** With `include_versions`: the retained history, oldest first. */
   versions?: BundleVersion[];
+  /**
+   * From a damaged store only: what the export left out because it cannot be read (a
+   * record, a memory's or a version's content). Ignored by import.
+   */
+  skipped?: Array<{ path?: string; version_id?: string; reason: string }>;
 }
 
 /** `export` options. */
@@ -576,8 +634,25 @@ export interface ChangeEvent {
   origin: "local" | "remote";
 }
 
+/**
+ * The store held memories and its database is gone, deleted outside this package (another
+ * tab, cleared site data, a browser that dropped a corrupt database): its commands fail with
+ * `STORE_VANISHED` and nothing is recreated until the host calls `storage.startOver(store)`
+ * (then imports a backup or syncs again). Said once per tool and store.
+ */
+export interface StoreVanishedEvent {
+  type: "vanished";
+  store: string;
+  /** How many memories it was last seen holding, if known. */
+  files: number | null;
+  origin: "local" | "remote";
+}
+
+/** What `subscribe` listeners hear. */
+export type StoreEvent = ChangeEvent | StoreVanishedEvent;
+
 /** A `subscribe` listener. What it throws is reported, and harms nothing else. */
-export type ChangeListener = (event: ChangeEvent) => void;
+export type ChangeListener = (event: StoreEvent) => void;
 
 /** Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores. */
 export class MemoryTool {
@@ -631,6 +706,13 @@ export class MemoryTool {
   readonly versions: VersionsApi;
   /** Per-store host state kept beside the memories (see `StateApi`). */
   readonly state: StateApi;
+  /**
+   * Finds what in a store cannot be read (malformed records, missing contents), reading no
+   * content; changes nothing (docs/TOOL.md#damaged-records).
+   */
+  check(options?: StoreOption): Promise<CheckResult>;
+  /** `check`, then removes what it found in one transaction (a missing content: deleted as a version). */
+  repair(options?: StoreOption): Promise<CheckResult>;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**
@@ -664,6 +746,8 @@ export interface FileRecord {
   version?: string | null;
   /** The key of the bytes in the content store; absent in old records: then the memory id. */
   content?: string;
+  /** When the model last viewed or changed it (epoch ms, a day's precision); absent in old records. */
+  accessedAt?: number;
 }
 
 /** A version as stored; `id` is the key. */
@@ -802,6 +886,8 @@ export interface StorageTx {
    * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
    */
   finish?(): void;
+  /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */
+  getContentKeys?(cb: (keys: string[]) => void): void;
   /**
    * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
    * was opened). A storage without it is never archived in itself; mounts still refuse.
@@ -850,6 +936,12 @@ export class IndexedDbStorage implements MemoryStorage {
    * package (it is deleted once that tab lets go).
    */
   destroy(store: string): Promise<void>;
+  /**
+   * After `STORE_VANISHED` (the store's database, which held memories, was deleted outside
+   * this package): lets the next open or command create it again, empty. Import a backup or
+   * sync again afterwards.
+   */
+  startOver(store: string): Promise<void>;
 }
 
 /**

@@ -64,11 +64,14 @@ export function listingKey(path, size) {
 /**
  * Opens the database at SCHEMA_VERSION, creating or upgrading it. Rejects with a storage
  * error, or with STORAGE_FAILED and what to do when another tab blocks or stalls the open.
+ * With `vanished` given (the store is known to have held memories), a database that turns out
+ * not to exist is not created: the open rejects with what `vanished()` returns.
  * @param {IDBFactory} factory
  * @param {string} name
+ * @param {() => Error} [vanished]
  * @returns {Promise<IDBDatabase>}
  */
-export function openDatabase(factory, name) {
+export function openDatabase(factory, name, vanished) {
   return new Promise((resolve, reject) => {
     /** @type {IDBOpenDBRequest} */
     let request;
@@ -91,8 +94,19 @@ export function openDatabase(factory, name) {
         ),
       );
     }, OPEN_TIMEOUT_MS);
-    request.onupgradeneeded = (event) =>
-      upgrade(request.result, /** @type {IDBTransaction} */ (request.transaction), event.oldVersion);
+    /** @type {Error | null} */
+    let gone = null;
+    request.onupgradeneeded = (event) => {
+      const tx = /** @type {IDBTransaction} */ (request.transaction);
+      if (event.oldVersion === 0 && vanished) {
+        // Deleted behind our back (another tab, cleared data, a browser that dropped a corrupt
+        // database): creating it anew would silently start over. Abort: nothing is created.
+        gone = vanished();
+        tx.abort();
+        return;
+      }
+      upgrade(request.result, tx, event.oldVersion);
+    };
     request.onsuccess = () => {
       clearTimeout(timer);
       // Opened after all, once the blocking connection went away: no one waits for it now.
@@ -101,7 +115,7 @@ export function openDatabase(factory, name) {
     };
     request.onerror = () => {
       clearTimeout(timer);
-      reject(toStorageError(request.error));
+      reject(gone ?? toStorageError(request.error));
     };
     // `blocked` means a connection elsewhere (a tab running an older version that ignores
     // `versionchange`) did not close for our upgrade. It may never close: rather than hang,

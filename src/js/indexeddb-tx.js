@@ -32,6 +32,8 @@ export class IndexedDbTx {
   #meta;
   #keyRange;
   #fail;
+  /** @type {(files: number) => void} */
+  #sawFiles;
   /**
    * The StoreMeta record as this transaction read it (once, on first need), or the callbacks
    * waiting for it while the read is out.
@@ -53,8 +55,11 @@ export class IndexedDbTx {
    * @param {IDBTransaction} idbTx
    * @param {typeof IDBKeyRange} keyRange
    * @param {(error: unknown) => void} fail aborts the transaction with `error`
+   * @param {(files: number) => void} [sawFiles] told the file count whenever the metadata is
+   *   read or written
    */
-  constructor(idbTx, keyRange, fail) {
+  constructor(idbTx, keyRange, fail, sawFiles) {
+    this.#sawFiles = sawFiles ?? (() => {});
     this.#keyRange = keyRange;
     this.#files = idbTx.objectStore(FILES);
     this.#contents = idbTx.objectStore(CONTENTS);
@@ -210,6 +215,7 @@ export class IndexedDbTx {
     /** @param {StoreMeta} record */
     const arrived = (record) => {
       this.#metaRead = { record };
+      this.#sawFiles(record.files);
       for (const waiter of waiting) waiter(record);
     };
     this.#request(
@@ -238,6 +244,7 @@ export class IndexedDbTx {
       if (before.archivedAt != null) return;
       const record = { ...before, archivedAt: at };
       this.#metaRead = { record };
+      this.#sawFiles(record.files);
       this.#write(() => this.#meta.put(record, META_KEY));
     });
   }
@@ -282,6 +289,7 @@ export class IndexedDbTx {
             const newest = maxId(counted.newestVersion, before.newestVersion);
             const record = { ...counted, newestVersion: newest, createdAt: before.createdAt, archivedAt: before.archivedAt ?? null };
             this.#metaRead = { record };
+            this.#sawFiles(record.files);
             this.#write(() => this.#meta.put(record, META_KEY));
           }),
         ),
@@ -297,8 +305,17 @@ export class IndexedDbTx {
         changedAt: now,
       };
       this.#metaRead = { record };
+      this.#sawFiles(record.files);
       this.#write(() => this.#meta.put(record, META_KEY));
     });
+  }
+
+  /**
+   * Every key of the content store (keys only: no bytes are read).
+   * @param {(keys: string[]) => void} cb
+   */
+  getContentKeys(cb) {
+    this.#request(() => this.#contents.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
   }
 
   /** @param {(ids: string[]) => void} cb */

@@ -45,6 +45,11 @@ import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js"
  * @typedef {MountInfo & { handle: StoreHandle, feed: ChangeFeed }} Mounted
  */
 
+/** How long the uses a view reports wait to be written together (ms). */
+const USE_DELAY_MS = 1000;
+/** How long after open the background expiry starts if no command came first (ms). */
+const EXPIRY_DELAY_MS = 5000;
+
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
 
@@ -73,6 +78,20 @@ export class MemoryTool {
   /** This tool's subscriptions, ended by `close`. @type {Set<() => void>} */
   #unsubscribes = new Set();
   #closed = false;
+  /**
+   * Per mount, the store keys of memories viewed whose last use is to be recorded (a view
+   * stays one read-only transaction; the use goes in a write of its own, batched).
+   * @type {Map<number, Set<string>>}
+   */
+  #used = new Map();
+  /** The pending flush of `#used`, if any. @type {ReturnType<typeof setTimeout> | null} */
+  #usedTimer = null;
+  /** Per mount, the expiry in days (`expireAfterDays`), or undefined. @type {Array<number | undefined>} */
+  #expiry = [];
+  /** The mounts whose store was found vanished (told to subscribers once). @type {Set<number>} */
+  #vanished = new Set();
+  /** The background expiry, until it started: runs after the first command, or after a while. */
+  #expiryPending = /** @type {(() => void) | null} */ (null);
 
   /**
    * The host's memory API (docs/TOOL.md#memory-stores, the memory stores API's shapes). Paths are store paths
@@ -142,6 +161,27 @@ export class MemoryTool {
         on("memories.update", params, { id }, true),
       delete: async (/** @type {string} */ id, /** @type {import("./index.js").DeleteMemoryOptions | undefined} */ options) =>
         on("memories.delete", options, { id }),
+      keep: async (/** @type {string} */ id, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
+        on("memories.keep", options, { id }),
+      expire: async (/** @type {import("./index.js").ExpireOptions | undefined} */ options) => {
+        const { store, dryRun, olderThanDays, ...rest } = optionsArg("memories.expire", options);
+        const unknown = Object.keys(rest);
+        if (unknown.length > 0) {
+          throw new MemoryToolError("INVALID_INPUT", `memories.expire: unknown option \`${unknown[0]}\`; the options are olderThanDays, dryRun, store.`);
+        }
+        if (dryRun !== undefined && typeof dryRun !== "boolean") {
+          throw new MemoryToolError("INVALID_INPUT", "memories.expire: `dryRun` must be true or false.");
+        }
+        const mount = this.#mountOf("memories.expire", store);
+        const days = olderThanDays ?? this.#expiry[mount];
+        if (days === undefined) {
+          throw new MemoryToolError(
+            "INVALID_INPUT",
+            "memories.expire: give `olderThanDays`, or open the tool with `expireAfterDays`.",
+          );
+        }
+        return this.#host("memories.expire", { older_than_days: days, dry_run: dryRun === true }, mount, "expiry");
+      },
     });
     this.versions = Object.freeze({
       list: async (/** @type {import("./index.js").VersionFilters | undefined} */ filters) => {
@@ -209,6 +249,10 @@ export class MemoryTool {
       throw error;
     }
     const tool = new MemoryTool(OPENING, engine, mounts, Boolean(opened.mounts), opened.beforeWrite);
+    tool.#expiry = opened.mounts
+      ? opened.mounts.map((m) => m.expireAfterDays)
+      : [opened.expireAfterDays];
+    tool.#scheduleExpiry();
     // Retention: versions past the retention period go on open, in every store the tool may
     // write. Pruning is housekeeping, so open does not wait for it: its transaction is created
     // here, before open resolves, so every later command of this tool runs after it (IndexedDB
@@ -394,6 +438,30 @@ export class MemoryTool {
   }
 
   /**
+   * Finds what in a store cannot be read (a malformed file record, a memory whose content is
+   * missing), reading no content (docs/TOOL.md#damaged-records). Changes nothing.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async check(options) {
+    const { store, ...rest } = optionsArg("check", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "check: the only option is store.");
+    return this.#host("check", {}, this.#mountOf("check", store));
+  }
+
+  /**
+   * `check`, then takes out what it found, in one transaction: a malformed record is removed,
+   * a memory whose content is missing is deleted as a version. Refused on read-only mounts.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async repair(options) {
+    const { store, ...rest } = optionsArg("repair", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "repair: the only option is store.");
+    return this.#host("repair", {}, this.#mountOf("repair", store));
+  }
+
+  /**
    * Exports a store as a bundle: every memory with its content (and, with
    * `include_versions`, the retained history), in the memory stores API's shapes. With
    * several mounts, `store` says which (default the first).
@@ -476,6 +544,9 @@ export class MemoryTool {
    */
   close() {
     if (this.#closed) return;
+    // Uses still queued go now: their transactions start before the stores close.
+    if (this.#used.size > 0) this.#recordUse();
+    this.#expiryPending = null;
     this.#closed = true;
     for (const unsubscribe of [...this.#unsubscribes]) unsubscribe();
     for (const mount of this.#mounts) mount.handle.close();
@@ -511,7 +582,7 @@ export class MemoryTool {
    * @param {string} call
    * @param {Record<string, unknown>} args
    * @param {number} mount
-   * @param {"api" | "import"} [by]
+   * @param {"api" | "import" | "expiry"} [by]
    * @param {(done: number, total: number) => void} [progress]
    * @returns {Promise<any>}
    */
@@ -543,9 +614,26 @@ export class MemoryTool {
    */
   async #perform(task, progress) {
     const mount = this.#mounts[task.mount()];
-    const outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+    const index = task.mount();
+    /** @type {Outcome} */
+    let outcome;
+    try {
+      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+    } catch (error) {
+      if (mount && error instanceof MemoryToolError && error.code === "STORE_VANISHED" && !this.#vanished.has(index)) {
+        // Said once per mount: the store held memories and its database is gone.
+        this.#vanished.add(index);
+        const files = /** @type {{ files?: unknown }} */ (error).files;
+        mount.feed.publish([{ type: "vanished", store: mount.store, files: typeof files === "number" ? files : null }]);
+      }
+      throw error;
+    }
     const writes = outcome.writes ?? [];
     if (mount && writes.length > 0) mount.feed.publish(eventsOf(mount.store, writes));
+    if (mount && outcome.touched && outcome.touched.length > 0 && mount.access === "read_write") {
+      this.#noteUse(index, outcome.touched);
+    }
+    this.#expiryPending?.();
     return outcome;
   }
 
@@ -574,6 +662,58 @@ export class MemoryTool {
       return outcome.value;
     }
     Object.defineProperty(MemoryTool.prototype, HOST_CALL_AS, { value: hostCallAs });
+  }
+
+  /**
+   * Queues the use of memories at `keys` of mount `mount` (a view said their last use is a
+   * day old or more); they are recorded together a moment later, or when the tool closes.
+   * @param {number} mount
+   * @param {string[]} keys
+   */
+  #noteUse(mount, keys) {
+    let used = this.#used.get(mount);
+    if (!used) this.#used.set(mount, (used = new Set()));
+    for (const key of keys) used.add(key);
+    if (this.#usedTimer === null) {
+      this.#usedTimer = setTimeout(() => this.#recordUse(), USE_DELAY_MS);
+      /** @type {any} */ (this.#usedTimer).unref?.();
+    }
+  }
+
+  /** Records the queued uses: one write transaction per mount. Best effort: a failure drops them. */
+  #recordUse() {
+    if (this.#usedTimer !== null) clearTimeout(this.#usedTimer);
+    this.#usedTimer = null;
+    const used = [...this.#used];
+    this.#used.clear();
+    for (const [mount, keys] of used) {
+      this.#host("memories.touch", { paths: [...keys] }, mount).catch(() => {
+        // Dropped: the next view a day later asks again.
+      });
+    }
+  }
+
+  /**
+   * Starts the background expiry of the mounts that have `expireAfterDays`: after the first
+   * command (so it never delays it), or after EXPIRY_DELAY_MS if none comes.
+   */
+  #scheduleExpiry() {
+    const mounts = this.#expiry.flatMap((days, i) =>
+      days !== undefined && this.#mounts[i]?.access === "read_write" ? [i] : [],
+    );
+    if (mounts.length === 0) return;
+    const timer = setTimeout(() => this.#expiryPending?.(), EXPIRY_DELAY_MS);
+    /** @type {any} */ (timer).unref?.();
+    this.#expiryPending = () => {
+      this.#expiryPending = null;
+      clearTimeout(timer);
+      if (this.#closed) return;
+      for (const mount of mounts) {
+        this.#host("memories.expire", { older_than_days: this.#expiry[mount], dry_run: false }, mount, "expiry").catch(() => {
+          // An archived store, the policy, storage trouble: the next open tries again.
+        });
+      }
+    };
   }
 
   #checkOpen() {

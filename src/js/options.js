@@ -27,12 +27,13 @@ export const OPTION_NAMES = /** @type {const} */ ([
   "maxViewChars",
   "createOverwrites",
   "retentionDays",
+  "expireAfterDays",
   "secretFilter",
   "beforeWrite",
   "wasm",
 ]);
 /** The fields of one of the `mounts` (`MountOptions`' keys). */
-export const MOUNT_OPTION_NAMES = /** @type {const} */ (["store", "access", "instructions"]);
+export const MOUNT_OPTION_NAMES = /** @type {const} */ (["store", "access", "instructions", "expireAfterDays"]);
 /** The names under `limits`. */
 export const LIMIT_NAMES = /** @type {const} */ (["maxFileBytes", "maxFiles"]);
 /**
@@ -50,7 +51,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * @param {unknown} options
  * @returns {{ storage: MemoryStorage, engineConfig: Record<string, unknown>,
  *   beforeWrite: BeforeWrite | undefined, store: string, access: MemoryAccess, wasm: WasmSource | undefined,
- *   mounts: Array<{ store: string, access?: MemoryAccess, instructions?: unknown }> | null }}
+ *   expireAfterDays: number | undefined,
+ *   mounts: Array<{ store: string, access?: MemoryAccess, instructions?: unknown, expireAfterDays?: number }> | null }}
  */
 export function readOptions(options) {
   if (options === undefined) options = {};
@@ -121,6 +123,7 @@ export function readOptions(options) {
     store,
     access,
     mounts,
+    expireAfterDays: readExpiry(given.expireAfterDays, "expireAfterDays"),
     wasm: readWasm(given.wasm, "MemoryTool.open"),
   };
 }
@@ -156,7 +159,7 @@ export function readWasm(wasm, who) {
 /**
  * Checks the `mounts` option's shape (the core checks the rest against the stores' records).
  * @param {unknown} mounts
- * @returns {Array<{ store: string, access?: MemoryAccess, instructions?: unknown }>}
+ * @returns {Array<{ store: string, access?: MemoryAccess, instructions?: unknown, expireAfterDays?: number }>}
  */
 function readMounts(mounts) {
   if (!Array.isArray(mounts)) {
@@ -171,15 +174,34 @@ function readMounts(mounts) {
         );
       }
     }
-    const { store, access, instructions } = /** @type {Record<string, unknown>} */ (mount);
+    const { store, access, instructions, expireAfterDays } = /** @type {Record<string, unknown>} */ (mount);
     if (typeof store !== "string" || store === "") {
       throw invalidOptions(`\`mounts[${i}].store\` must be a store id (from MemoryStores).`);
     }
     if (access !== undefined && access !== "read_write" && access !== "read_only") {
       throw invalidOptions(`\`mounts[${i}].access\` must be "read_write" or "read_only".`);
     }
-    return { store, access: /** @type {MemoryAccess | undefined} */ (access), instructions };
+    return {
+      store,
+      access: /** @type {MemoryAccess | undefined} */ (access),
+      instructions,
+      expireAfterDays: readExpiry(expireAfterDays, `mounts[${i}].expireAfterDays`),
+    };
   });
+}
+
+/**
+ * An expiry in whole days (1 to 36,500), or undefined for none.
+ * @param {unknown} days
+ * @param {string} name the option, for messages
+ * @returns {number | undefined}
+ */
+function readExpiry(days, name) {
+  if (days === undefined) return undefined;
+  if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > 36_500) {
+    throw invalidOptions(`\`${name}\` must be a whole number of days from 1 to 36,500.`);
+  }
+  return days;
 }
 
 /**

@@ -6,8 +6,9 @@
 // schema is indexeddb-schema.js's, a transaction's requests indexeddb-tx.js's.
 
 import { MemoryToolError, toStorageError } from "./errors.js";
-import { STORES, deleteDatabase, openDatabase } from "./indexeddb-schema.js";
+import { META, META_KEY, STORES, deleteDatabase, openDatabase } from "./indexeddb-schema.js";
 import { IndexedDbTx } from "./indexeddb-tx.js";
+import { forget, recall, remember } from "./known-stores.js";
 
 /** @typedef {import("./index.js").FileRecord} FileRecord */
 /** @typedef {import("./index.js").VersionRecord} VersionRecord */
@@ -127,6 +128,24 @@ export class IndexedDbStorage {
     const handles = handlesOf(this.#factory, name);
     for (const handle of [...handles]) handle.retire();
     await deleteDatabase(this.#factory, name);
+    forget(name);
+  }
+
+  /**
+   * After a store vanished (`STORE_VANISHED`: its database was deleted outside this package,
+   * with memories in it), says to begin it again empty: the next open or command creates a
+   * fresh database. Import a backup or sync again afterwards to get the memories back. Does
+   * nothing to a store that did not vanish.
+   * @param {string} store
+   * @returns {Promise<void>}
+   */
+  async startOver(store) {
+    if (typeof store !== "string") {
+      throw new MemoryToolError("STORAGE_FAILED", "The store name must be a string.");
+    }
+    const name = this.#prefix + store;
+    forget(name);
+    for (const handle of handlesOf(this.#factory, name)) handle.forgetContents();
   }
 }
 
@@ -143,6 +162,13 @@ class IndexedDbStoreHandle {
   #closed = false;
   /** Set by `retire`: the database was deleted through `destroy`. */
   #deleted = false;
+  /**
+   * How many memories this handle last saw the store hold (from its metadata), or null
+   * before its first transaction: a reopen that finds the database gone while this is above
+   * zero refuses to create it anew.
+   * @type {number | null}
+   */
+  #files = null;
 
   /**
    * @param {IDBFactory} factory
@@ -175,7 +201,11 @@ class IndexedDbStoreHandle {
   connect() {
     if (this.#closed) return Promise.reject(this.#closedError());
     if (this.#db) return Promise.resolve(this.#db);
-    this.#opening ??= openDatabase(this.#factory, this.#name).then(
+    // Gone on purpose (deleted through the package, or started over, in any tab): made anew.
+    // Otherwise, if this handle or this origin saw memories in it, it vanished.
+    const remembered = recall(this.#name);
+    const known = remembered?.deleted ? 0 : Math.max(this.#files ?? 0, remembered?.files ?? 0);
+    this.#opening ??= openDatabase(this.#factory, this.#name, known > 0 ? () => this.#vanished(known) : undefined).then(
       (db) => {
         this.#opening = null;
         if (this.#closed) {
@@ -193,6 +223,7 @@ class IndexedDbStoreHandle {
           this.#unsettled.delete(db);
         };
         this.#db = db;
+        this.#learnFiles(db);
         return db;
       },
       (error) => {
@@ -259,6 +290,57 @@ class IndexedDbStoreHandle {
     this.close();
   }
 
+  /**
+   * The store held `files` memories and is gone: no fresh one is made under the host.
+   * @param {number} files
+   */
+  #vanished(files) {
+    const store = this.#name;
+    return new MemoryToolError(
+      "STORE_VANISHED",
+      `The memory store ${JSON.stringify(store)} held ${files} ${files === 1 ? "memory" : "memories"} and is gone: ` +
+        "its database was deleted outside memory-tool-wasm (another tab, cleared site data, or the browser). " +
+        "Nothing was recreated. To begin again empty, call startOver(store) on the storage, then import a " +
+        "backup or sync again.",
+      { detail: { database: store, files } },
+    );
+  }
+
+  /**
+   * Reads the store's file count once the connection is open (one small read-only request,
+   * not awaited), so a handle that only ever views still knows whether the store held
+   * memories if its database vanishes.
+   * @param {IDBDatabase} db
+   */
+  #learnFiles(db) {
+    try {
+      const request = db.transaction(META, "readonly").objectStore(META).get(META_KEY);
+      request.onsuccess = () => {
+        const files = request.result?.files;
+        if (Number.isSafeInteger(files)) this.#sawFiles(files);
+      };
+      request.onerror = (event) => event.preventDefault();
+    } catch {
+      // Closed meanwhile: the next transaction learns it.
+    }
+  }
+
+  /** `startOver`: the store may be created empty on the next transaction. */
+  forgetContents() {
+    this.#files = 0;
+  }
+
+  /**
+   * What a transaction saw of the store's metadata: its file count, remembered here and (when
+   * it changed) outside the database.
+   * @param {number} files
+   */
+  #sawFiles(files) {
+    if (this.#files === files) return;
+    this.#files = files;
+    remember(this.#name, files);
+  }
+
   #closedError() {
     return this.#deleted
       ? new MemoryToolError("STORAGE_FAILED", "This memory store has been deleted.")
@@ -319,7 +401,7 @@ class IndexedDbStoreHandle {
         reject(thrown ? thrown.error : toStorageError(idbTx.error));
       };
       // A failed request aborts the transaction by default; `abort` carries its error.
-      const tx = new IndexedDbTx(idbTx, this.#keyRange, fail);
+      const tx = new IndexedDbTx(idbTx, this.#keyRange, fail, (files) => this.#sawFiles(files));
       try {
         body(tx);
       } catch (error) {

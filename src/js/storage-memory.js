@@ -400,6 +400,12 @@ class InMemoryTx {
     cb(this.#data.newestVersion);
   }
 
+  /** @param {(keys: string[]) => void} cb */
+  getContentKeys(cb) {
+    this.#checkActive();
+    cb([...this.#data.contents.keys()].sort());
+  }
+
   /** @param {(ids: string[]) => void} cb */
   getVersionIds(cb) {
     this.#checkActive();

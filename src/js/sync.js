@@ -133,6 +133,8 @@ export class MemorySync {
   /** @type {Array<() => void>} */ #cleanups = [];
   /** @type {(() => void) | null} */ #releaseLock = null;
   #requests = 0;
+  /** The last request failure that had no answer (the network, not the service). */
+  /** @type {unknown} */ #unanswered = null;
 
   /**
    * @param {symbol} token
@@ -283,7 +285,7 @@ export class MemorySync {
     const loaded = await this.#stateStore.load();
     if (loaded && loaded.v === 1) this.#state = { ...emptyState(), ...loaded };
     const unsubscribe = this.#memory.subscribe((/** @type {any} */ event) => {
-      if (event.store !== this.#store) return;
+      if (event.type !== "change" || event.store !== this.#store) return;
       if (event.created_by?.memory_store_id === this.#memoryStoreId) return;
       this.#dirty = true;
       this.#wake(Math.max(Date.now(), this.#lastPassAt + this.#intervalMs));
@@ -448,7 +450,10 @@ export class MemorySync {
         const notDone = status === 429 || status === 503 || status === 529;
         const retryable =
           notDone || (kind !== "create" && (status === undefined || status === 408 || (status >= 500 && status < 600)));
-        if (!retryable || attempt >= this.#retry.attempts || this.#abort.signal.aborted) throw error;
+        if (!retryable || attempt >= this.#retry.attempts || this.#abort.signal.aborted) {
+          if (status === undefined) this.#unanswered = error;
+          throw error;
+        }
         const asked = retryAfterOf(error, Date.now());
         if (asked !== null) this.#retryAfterMs = asked;
         const backoff = Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** (attempt - 1));
@@ -510,7 +515,9 @@ export class MemorySync {
     } catch (error) {
       this.#failures++;
       result.error = messageOf(error);
-      const offline = statusOf(error) === undefined && codeOf(error) !== "ABORTED" && !(error instanceof MemorySyncError);
+      // Offline only when a request got no answer; a local failure (a vanished or damaged
+      // store) is an error the host must see.
+      const offline = error === this.#unanswered && !this.#abort.signal.aborted;
       this.#setStatus({ state: offline ? "offline" : "error", lastError: result.error });
     }
     result.requests = this.#requests - requestsBefore;

@@ -26,6 +26,8 @@ pub enum ErrorCode {
     SlugConflict,
     Archived,
     InvalidOptions,
+    /// A stored record or its content cannot be read (docs/TOOL.md#damaged-records).
+    Damaged,
 }
 
 impl ErrorCode {
@@ -54,6 +56,7 @@ impl ErrorCode {
             ErrorCode::SlugConflict => "SLUG_CONFLICT",
             ErrorCode::Archived => "ARCHIVED",
             ErrorCode::InvalidOptions => "INVALID_OPTIONS",
+            ErrorCode::Damaged => "DAMAGED",
         }
     }
 }

@@ -21,6 +21,9 @@ pub struct FileRecord {
     pub version: Option<String>,
     /// The key of the bytes in the content store.
     pub content: String,
+    /// When the model last viewed or changed the memory (epoch ms), to a day's precision
+    /// (docs/TOOL.md#last-use-and-expiry); `None` for records written before it was kept.
+    pub accessed_at: Option<i64>,
 }
 
 impl FileRecord {
@@ -43,8 +46,15 @@ impl FileRecord {
                 .field("content")
                 .and_then(Json::as_str)
                 .map_or_else(|| id.clone(), str::to_string),
+            accessed_at: json.field("accessedAt").and_then(Json::as_integer),
             id,
         })
+    }
+
+    /// When the memory was last used: viewed or changed, whichever came last.
+    pub fn last_used(&self) -> i64 {
+        self.accessed_at
+            .map_or(self.updated_at, |at| at.max(self.updated_at))
     }
 
     /// Reads a JSON array of records (a `subtree` answer) with the rules of `from_json` for
@@ -56,9 +66,34 @@ impl FileRecord {
             .collect()
     }
 
+    /// `list_from_json`, keeping going past records it cannot read: the good ones, and the
+    /// keys (their `path`, when that much is readable) of the others. `None` only when the
+    /// text is not an array of objects.
+    pub fn list_from_json_lenient(text: &str) -> Option<(Vec<FileRecord>, Vec<String>)> {
+        let items = crate::format::json::parse_object_array(
+            text,
+            RecordFields::default,
+            RecordFields::set,
+        )?;
+        let mut records = Vec::with_capacity(items.len());
+        let mut damaged = Vec::new();
+        for item in items {
+            let key = match &item.path {
+                Some(Scalar::Str(path)) => path.clone(),
+                _ => String::new(),
+            };
+            match item.finish() {
+                Some(record) => records.push(record),
+                None => damaged.push(key),
+            }
+        }
+        Some((records, damaged))
+    }
+
     /// Appends the record as the adapter stores it.
     pub fn write_json(&self, out: &mut String) {
-        ObjectWriter::new(out)
+        let mut object = ObjectWriter::new(out);
+        object
             .str("path", &self.path)
             .str("id", &self.id)
             .int("size", self.size as i64)
@@ -66,8 +101,11 @@ impl FileRecord {
             .int("createdAt", self.created_at)
             .int("updatedAt", self.updated_at)
             .opt_str("version", self.version.as_deref())
-            .str("content", &self.content)
-            .finish();
+            .str("content", &self.content);
+        if let Some(at) = self.accessed_at {
+            object.int("accessedAt", at);
+        }
+        object.finish();
     }
 
     /// The memory as the memory stores API shows it (`type: "memory"`), with its `content`
@@ -82,7 +120,8 @@ impl FileRecord {
             .int("content_size_bytes", self.size as i64)
             .opt_str("memory_version_id", self.version.as_deref())
             .str("created_at", &rfc3339(self.created_at))
-            .str("updated_at", &rfc3339(self.updated_at));
+            .str("updated_at", &rfc3339(self.updated_at))
+            .str("last_accessed_at", &rfc3339(self.last_used()));
         if let Some(bytes) = content {
             write_content_members(&mut object, bytes);
         }
@@ -102,6 +141,7 @@ struct RecordFields {
     updated_at: Option<Scalar>,
     version: Option<Scalar>,
     content: Option<Scalar>,
+    accessed_at: Option<Scalar>,
 }
 
 impl RecordFields {
@@ -115,6 +155,7 @@ impl RecordFields {
             "updatedAt" => &mut self.updated_at,
             "version" => &mut self.version,
             "content" => &mut self.content,
+            "accessedAt" => &mut self.accessed_at,
             _ => return,
         };
         *slot = Some(value);
@@ -145,6 +186,7 @@ impl RecordFields {
             updated_at: integer(self.updated_at)?,
             version: text(self.version),
             content: text(self.content).unwrap_or_else(|| id.clone()),
+            accessed_at: integer(self.accessed_at),
             id,
         })
     }
@@ -446,6 +488,7 @@ mod tests {
             updated_at: 2,
             version: Some("memver_1".into()),
             content: "memver_0".into(),
+            accessed_at: Some(5),
         };
         let mut text = String::new();
         r.write_json(&mut text);

@@ -5,7 +5,7 @@
 mod snapshot;
 mod wire;
 
-pub(crate) use snapshot::{Prehashed, Snapshot, Stop};
+pub(crate) use snapshot::{Damage, Prehashed, Snapshot, Stop};
 
 use crate::format::listing::ListingEntry;
 use crate::model::error::{Detail, ErrorCode, ToolError};
@@ -46,6 +46,8 @@ pub enum Read {
     NewestVersionId,
     /// Every version id of the store.
     VersionIds,
+    /// Every key of the content store (`check`).
+    ContentKeys,
     /// The path and size of every file below a directory key (the directory view).
     Listing(String),
     /// `Listing` of the whole tree of mount number `n`, for the view of `/memories` when it
@@ -80,7 +82,11 @@ impl std::hash::Hash for Read {
             | Read::VersionsBelow(s)
             | Read::VersionsWithContent(s)
             | Read::Listing(s) => s.hash(state),
-            Read::Count | Read::Archived | Read::NewestVersionId | Read::VersionIds => {}
+            Read::Count
+            | Read::Archived
+            | Read::NewestVersionId
+            | Read::VersionIds
+            | Read::ContentKeys => {}
             Read::VersionsDesc {
                 memory,
                 below,
@@ -109,7 +115,10 @@ impl std::hash::Hash for Read {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
     File(Option<FileRecord>),
-    Subtree(Vec<FileRecord>),
+    /// A file read whose record is there but cannot be read (docs/TOOL.md#damaged-records).
+    DamagedFile,
+    /// The records below a key, and the keys of those that cannot be read.
+    Subtree(Vec<FileRecord>, Vec<String>),
     Listing(Vec<ListingEntry>),
     HasChildren(bool),
     Count(u64),
@@ -174,6 +183,10 @@ pub struct Outcome {
     pub writes: Vec<Write>,
     /// JSON data for host calls (a listing), when there is any.
     pub value: Option<String>,
+    /// Store keys of the memories this command used without changing them (a `view`) whose
+    /// last use is a day old or more: the host records their use later, in a write of its own
+    /// (docs/TOOL.md#last-use-and-expiry), so a view stays one read-only transaction.
+    pub touched: Vec<String>,
 }
 
 impl Outcome {
@@ -183,6 +196,7 @@ impl Outcome {
             error: None,
             writes,
             value: None,
+            touched: Vec::new(),
         }
     }
 
@@ -192,6 +206,7 @@ impl Outcome {
             error: Some(error.code),
             writes: Vec::new(),
             value: error.detail.as_ref().map(Detail::to_json),
+            touched: Vec::new(),
         }
     }
 
@@ -202,6 +217,7 @@ impl Outcome {
             error: None,
             writes,
             value: Some(json),
+            touched: Vec::new(),
         }
     }
 

@@ -30,6 +30,15 @@ pub(crate) struct Snapshot {
     prehashed: Option<Prehashed>,
 }
 
+/// What a snapshot found damaged in storage (docs/TOOL.md#damaged-records).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Damage {
+    /// The record at this store key (or of this memory id) cannot be read.
+    Record(String),
+    /// The content of the memory at this store key is missing.
+    Content(String),
+}
+
 /// A hash made ahead of need, with the bytes it is of named by their address and length: they
 /// belong to the task's operation, which neither changes nor moves them while the task lives.
 #[derive(Clone, Debug)]
@@ -105,7 +114,7 @@ impl Snapshot {
     /// The records below `key` (after `need(Subtree(key))`).
     pub(crate) fn subtree(&self, key: &str) -> &[FileRecord] {
         match self.answer(&Read::Subtree(key.to_string())) {
-            Some(Answer::Subtree(records)) => records,
+            Some(Answer::Subtree(records, _)) => records,
             _ => &[],
         }
     }
@@ -140,6 +149,46 @@ impl Snapshot {
         match self.answer(&Read::Archived) {
             Some(Answer::HasChildren(yes)) => Some(*yes),
             _ => None,
+        }
+    }
+
+    /// The first damage among the answers (the least key first, so the same store always
+    /// reports the same): a record that cannot be read, a directory holding such records, or
+    /// content asked for and missing (named by the key of the record that holds it).
+    pub(crate) fn damage(&self) -> Option<Damage> {
+        let mut found: Vec<Damage> = Vec::new();
+        for (read, answer) in &self.answers {
+            match (read, answer) {
+                (Read::File(key) | Read::FileById(key), Answer::DamagedFile) => {
+                    found.push(Damage::Record(key.clone()));
+                }
+                (Read::Subtree(_), Answer::Subtree(_, damaged)) => {
+                    found.extend(damaged.iter().cloned().map(Damage::Record));
+                }
+                (Read::Content(content), Answer::Content(None)) => {
+                    let holder = self.answers.values().find_map(|a| match a {
+                        Answer::File(Some(r)) if &r.content == content => Some(r.path.clone()),
+                        Answer::Subtree(records, _) => records
+                            .iter()
+                            .find(|r| &r.content == content)
+                            .map(|r| r.path.clone()),
+                        _ => None,
+                    });
+                    found.push(Damage::Content(holder.unwrap_or_else(|| content.clone())));
+                }
+                _ => {}
+            }
+        }
+        found
+            .into_iter()
+            .min_by(|a, b| damage_key(a).cmp(damage_key(b)))
+    }
+
+    /// The keys of the records below `key` that cannot be read (after `need(Subtree(key))`).
+    pub(crate) fn damaged_below(&self, key: &str) -> &[String] {
+        match self.answer(&Read::Subtree(key.to_string())) {
+            Some(Answer::Subtree(_, damaged)) => damaged,
+            _ => &[],
         }
     }
 
@@ -205,5 +254,11 @@ impl Snapshot {
             Some(Answer::Content(Some(bytes))) => Some(bytes),
             _ => None,
         }
+    }
+}
+
+fn damage_key(damage: &Damage) -> &str {
+    match damage {
+        Damage::Record(key) | Damage::Content(key) => key,
     }
 }

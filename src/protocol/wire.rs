@@ -43,6 +43,7 @@ impl Read {
             ),
             Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
             Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
+            Read::ContentKeys => "{\"kind\":\"contentKeys\"}".to_string(),
             Read::Listing(p) => fill("{\"kind\":\"listing\",\"path\":{}}", &[&quote(p)]),
             Read::MountListing(n) => fill(
                 "{\"kind\":\"listing\",\"path\":\"\",\"mount\":{}}",
@@ -75,7 +76,10 @@ impl Answer {
     pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
         // The big answers (every record of a store): straight into records, no tree.
         match read {
-            Read::Subtree(_) => return FileRecord::list_from_json(text).map(Answer::Subtree),
+            Read::Subtree(_) => {
+                return FileRecord::list_from_json_lenient(text)
+                    .map(|(records, damaged)| Answer::Subtree(records, damaged))
+            }
             // Not JSON: entry keys joined with `\n`.
             Read::Listing(_) | Read::MountListing(_) => {
                 return ListingEntry::parse_all(text).map(Answer::Listing)
@@ -86,7 +90,10 @@ impl Answer {
         match read {
             Read::File(_) | Read::FileById(_) => match json {
                 Json::Null => Some(Answer::File(None)),
-                other => FileRecord::from_json(&other).map(|r| Answer::File(Some(r))),
+                other => Some(
+                    FileRecord::from_json(&other)
+                        .map_or(Answer::DamagedFile, |r| Answer::File(Some(r))),
+                ),
             },
             Read::Version(_) => match json {
                 Json::Null => Some(Answer::Version(None)),
@@ -100,7 +107,7 @@ impl Answer {
                     .map(Answer::Versions),
                 _ => None,
             },
-            Read::VersionsWithContent(_) | Read::VersionIds => match json {
+            Read::VersionsWithContent(_) | Read::VersionIds | Read::ContentKeys => match json {
                 Json::Array(items) => items
                     .iter()
                     .map(|i| i.as_str().map(str::to_string))
@@ -219,6 +226,16 @@ impl Outcome {
             }
         }
         out.push(']');
+        if !self.touched.is_empty() {
+            out.push_str(",\"touched\":[");
+            for (i, key) in self.touched.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_str(&mut out, key);
+            }
+            out.push(']');
+        }
         if let Some(value) = &self.value {
             out.push_str(",\"value\":");
             out.push_str(value);

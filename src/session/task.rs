@@ -1,5 +1,6 @@
 //! The task machine: one command in progress, asking its host for reads in rounds.
 
+use crate::commands::rules::{damaged, Voice};
 use crate::commands::{Context, Operation};
 use crate::protocol::{Answer, Decision, Outcome, Prehashed, Read, Snapshot, Stop};
 
@@ -77,6 +78,21 @@ impl Task {
         let Some(operation) = &self.operation else {
             return;
         };
+        // A record that cannot be read, or content that is missing, stops the command before
+        // it decides anything on it (docs/TOOL.md#damaged-records); the operations that report
+        // damage themselves (listing, export, check, expiry) go on.
+        if !operation.tolerates_damage() {
+            if let Some(damage) = self.snapshot.damage() {
+                let voice = if operation.speaks_to_model() {
+                    Voice::Model
+                } else {
+                    Voice::Host
+                };
+                self.pending.clear();
+                self.outcome = Some(Outcome::failure(damaged(&damage, &self.context, voice)));
+                return;
+            }
+        }
         match operation.run(&self.context, &self.snapshot) {
             Ok(outcome) => {
                 self.pending.clear();

@@ -10,7 +10,7 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, openDemo, waitReady, treePaths, waitForTree, screenshot, sidewaysOverflow, PHONE, LAPTOP } from "./demo-lib.mjs";
+import { startDemo, openDemo, waitReady, treePaths, waitForTree, screenshot, sidewaysOverflow, betaMessage, PHONE, LAPTOP } from "./demo-lib.mjs";
 import { recordedConversations, sseEvents } from "../../www/agent/scripted-model.js";
 
 const LISTING_HEAD =
@@ -189,31 +189,25 @@ describe("the agent panel", () => {
       "access-control-expose-headers": "request-id",
     };
     const turns = [
-      {
+      betaMessage({
         id: "msg_live_1",
-        type: "message",
-        role: "assistant",
-        model: "claude-e2e-model",
         content: [
-          { type: "text", text: "Saving that." },
+          { type: "text", text: "Saving that.", citations: null },
           { type: "tool_use", id: "toolu_live_1", name: "memory", input: { command: "create", path: "/memories/live.md", file_text: "from the API\n" } },
           // A model that files the user's key away: the agent's memory refuses it (secretFilter).
           { type: "tool_use", id: "toolu_live_2", name: "memory", input: { command: "create", path: "/memories/key.md", file_text: `key: ${API_KEY}\n` } },
         ],
         stop_reason: "tool_use",
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 10 },
-      },
-      {
+        input_tokens: 10,
+        output_tokens: 10,
+      }),
+      betaMessage({
         id: "msg_live_2",
-        type: "message",
-        role: "assistant",
-        model: "claude-e2e-model",
-        content: [{ type: "text", text: "Done: it is in /memories/live.md." }],
+        content: [{ type: "text", text: "Done: it is in /memories/live.md.", citations: null }],
         stop_reason: "end_turn",
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 10 },
-      },
+        input_tokens: 10,
+        output_tokens: 10,
+      }),
     ];
     let status = 200;
     await page.route("https://api.anthropic.com/**", async (route) => {

@@ -1,21 +1,37 @@
 // Accessibility: axe-core over the demo page, on every tab, light and dark, desktop and phone,
-// with content in it (a conversation with tool cards, a console result, a file's history, the
-// export and storage section open). Zero violations is the bar; each one is listed with its nodes.
+// with content in it (a conversation with tool cards and the notes of context editing and
+// compaction, a console result, a file's history with where each version came from, bulk
+// selection on, the overview of the agent's memory, the export and storage section open). Zero
+// violations is the bar; each one is listed with its nodes.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { startDemo, openDemo, screenshot, LAPTOP, PHONE } from "./demo-lib.mjs";
+import { readFile } from "node:fs/promises";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
+/** @type {Awaited<ReturnType<typeof fakeMessagesApi>>} */ let api;
 /** @type {Awaited<ReturnType<typeof startDemo>>} */ let demo;
 /** @type {import("playwright-core").Page} */ let page;
 
 before(async () => {
-  demo = await startDemo();
+  // The live agent's answer: a request whose context the API edited, past the compaction threshold.
+  api = await fakeMessagesApi((body) =>
+    body.compaction
+      ? betaMessage({ id: "msg_axe_c", content: [{ type: "compaction", content: "The user asked for a summary test.", encrypted_content: null }], stop_reason: "compaction" })
+      : betaMessage({
+          id: "msg_axe_1",
+          content: [{ type: "text", text: "Noted.", citations: null }],
+          stop_reason: "end_turn",
+          input_tokens: 200000,
+          context_management: { applied_edits: [{ type: "clear_tool_uses_20250919", cleared_tool_uses: 2, cleared_input_tokens: 8000 }] },
+        }),
+  );
+  demo = await startDemo({ apiBaseUrl: api.baseURL });
   page = await openDemo(demo.context, `${demo.base}?store=axe&replayDelay=0`, demo.problems);
   // Content to check: a conversation (tool cards, one opened), a file in the viewer.
   await page.locator("#agent-send").click();
@@ -24,6 +40,20 @@ before(async () => {
   await page.locator('#tree [data-path="/memories/profile.md"]').click();
   await page.locator('#viewer[data-path="/memories/profile.md"]').waitFor();
   await page.locator("#store-data > summary").click();
+  // Where the open file came from (a link to the tool call), bulk selection with one ticked, the overview.
+  await page.locator('#viewer [data-testid="viewer-origin-link"]').waitFor();
+  await page.locator("#pick-button").click();
+  await page.locator("#tree input.pick").first().check();
+  await page.locator("#overview > summary").click();
+  await page.locator('#overview [data-testid="overview-store"]').waitFor();
+  // A live exchange: the notes of context editing and compaction in the conversation.
+  await page.locator("#api-key").fill("sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
+  await page.locator("#api-key").press("Enter");
+  await page.locator("#agent-input").fill("A long conversation.");
+  await page.locator("#agent-send").click();
+  await page.locator('#transcript[data-runs="2"]').waitFor({ state: "attached" });
+  await page.locator('#transcript [data-testid="context-compacted"] summary').click();
+  await page.locator('#transcript [data-testid="context-cleared"]').waitFor();
   // A console result (an error one), and the history of the open file.
   await page.locator("#tab-console").click();
   await page.locator("#example-picker").selectOption("error-missing");
@@ -31,11 +61,14 @@ before(async () => {
   await page.locator('#result:not([data-seq="0"])').waitFor();
   await page.locator("#file-tab-history").click();
   await page.locator('#file-history [data-testid="version"]').first().waitFor();
-  await page.addScriptTag({ path: AXE });
+  // Not a <script> tag: the page's Content-Security-Policy refuses inline scripts. Evaluated
+  // through the DevTools protocol, axe is not the page's script and the policy lets it be.
+  await page.evaluate(await readFile(AXE, "utf8"));
 });
 
 after(async () => {
   await demo?.close();
+  await api?.close();
 });
 
 /** axe's violations on the page as it is now, one line each. */
@@ -62,6 +95,7 @@ describe("axe-core finds nothing", () => {
           await page.locator(`#${tab}:not([hidden])`).waitFor();
           assert.deepEqual(await violations(), []);
           if (tab === "console" && scheme === "dark") await screenshot(page, `40-axe-console-${size}-dark`);
+          if (tab === "agent") await screenshot(page, `41-axe-agent-${size}-${scheme}`);
         });
       }
     }

@@ -144,7 +144,8 @@ describe("the memory browser keeps its promises", () => {
     }));
     assert.equal(focus.inHistory, true, "focus stays in the history after the restore");
     assert.match(focus.version ?? "", /^v3/);
-    assert.match((await versions.nth(0).locator(".op").textContent()) ?? "", /^back to v1$/);
+    // Named as the restore it was (the page records its own restores), not "modified".
+    assert.match((await versions.nth(0).locator(".op").textContent()) ?? "", /^restored v1$/);
     await tab.close();
   });
 

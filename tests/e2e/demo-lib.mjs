@@ -1,8 +1,10 @@
 // Shared by the demo's end-to-end tests (demo-agent, demo-browser): a headless Chromium with a
 // fresh persistent profile (IndexedDB outlives pages and tabs), the demo server, opening the
-// page and waiting until it is ready, page problems, and screenshots in test-artifacts/e2e/.
+// page and waiting until it is ready, page problems (Content-Security-Policy violations among
+// them), screenshots in test-artifacts/e2e/, and a fake Messages API for the live agent.
 
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
 import { mkdtemp, mkdir, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,14 +21,16 @@ export const PHONE = { width: 390, height: 844 };
 
 /**
  * Starts the server and a browser with a fresh profile.
+ * @param {{ apiBaseUrl?: string }} [options]  `apiBaseUrl`: where the live agent's requests go
+ *   (served as the page's configured base URL, and allowed by its Content-Security-Policy)
  * @returns {Promise<{ context: import("playwright-core").BrowserContext, base: string, problems: string[], close: () => Promise<void> }>}
  *   `base` is the demo page's URL (http://127.0.0.1:PORT/www/); `problems` collects page errors.
  */
-export async function startDemo() {
+export async function startDemo({ apiBaseUrl } = {}) {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
   assert.ok(existsSync(path.join(REPO, "pkg", "memory_tool_wasm_bg.wasm")), "the wasm is not built: run `npm run build` first");
   await mkdir(ARTIFACTS, { recursive: true });
-  const server = await startServer({ port: 0 });
+  const server = await startServer({ port: 0, apiBaseUrl });
   const profile = await mkdtemp(path.join(tmpdir(), "memory-tool-demo-e2e-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -35,6 +39,13 @@ export async function startDemo() {
     viewport: LAPTOP,
     colorScheme: "light",
     acceptDownloads: true,
+  });
+  // Every Content-Security-Policy violation is a page problem, in every demo test. (An init
+  // script runs before the page's own, and is not subject to its policy.)
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`securitypolicyviolation: ${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"}`);
+    });
   });
   /** @type {string[]} */
   const problems = [];
@@ -103,4 +114,170 @@ export async function screenshot(/** @type {import("playwright-core").Page} */ t
 /** Whether the page scrolls sideways (it must not, at any width). */
 export function sidewaysOverflow(/** @type {import("playwright-core").Page} */ tab) {
   return tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaMessage} BetaMessage */
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaContentBlock} BetaContentBlock */
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaRawMessageStreamEvent} BetaRawMessageStreamEvent */
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaContextManagementResponse} BetaContextManagementResponse */
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaStopReason} BetaStopReason */
+
+/**
+ * A whole Messages API response (beta), every field the SDK's `BetaMessage` has.
+ * @param {{ id: string, content: BetaContentBlock[], stop_reason: BetaStopReason, input_tokens?: number,
+ *   output_tokens?: number, context_management?: BetaContextManagementResponse | null, model?: string }} fields
+ * @returns {BetaMessage}
+ */
+export function betaMessage({ id, content, stop_reason, input_tokens = 100, output_tokens = 20, context_management = null, model = "claude-e2e-model" }) {
+  return {
+    id,
+    type: "message",
+    role: "assistant",
+    model,
+    container: null,
+    content,
+    context_management,
+    diagnostics: null,
+    stop_details: null,
+    stop_reason,
+    stop_sequence: null,
+    usage: {
+      cache_creation: null,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      fallback_credit: null,
+      inference_geo: null,
+      input_tokens,
+      iterations: null,
+      output_tokens,
+      output_tokens_details: null,
+      server_tool_use: null,
+      service_tier: "standard",
+      speed: null,
+    },
+  };
+}
+
+/**
+ * The server-sent events the Messages API streams for `message`: `message_start` (no content
+ * yet), each block started, its deltas, stopped, then `message_delta` (stop reason, usage,
+ * context management) and `message_stop`.
+ * @param {BetaMessage} message
+ * @returns {BetaRawMessageStreamEvent[]}
+ */
+export function betaStreamEvents(message) {
+  /** @type {BetaRawMessageStreamEvent[]} */
+  const events = [
+    {
+      type: "message_start",
+      message: { ...message, content: [], stop_reason: null, context_management: null, usage: { ...message.usage, output_tokens: 1 } },
+    },
+  ];
+  message.content.forEach((block, index) => {
+    if (block.type === "text") {
+      events.push({ type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } });
+      for (const piece of block.text.match(/\S+\s*|\s+/g) ?? []) events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+    } else if (block.type === "tool_use") {
+      events.push({ type: "content_block_start", index, content_block: { ...block, input: {} } });
+      events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+    } else if (block.type === "compaction") {
+      events.push({ type: "content_block_start", index, content_block: { type: "compaction", content: null, encrypted_content: null } });
+      events.push({ type: "content_block_delta", index, delta: { type: "compaction_delta", content: block.content, encrypted_content: block.encrypted_content } });
+    } else {
+      throw new Error(`betaStreamEvents: no events for a ${block.type} block`);
+    }
+    events.push({ type: "content_block_stop", index });
+  });
+  events.push({
+    type: "message_delta",
+    delta: { container: null, stop_details: null, stop_reason: message.stop_reason, stop_sequence: null },
+    usage: {
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      fallback_credit: null,
+      input_tokens: message.usage.input_tokens,
+      iterations: null,
+      output_tokens: message.usage.output_tokens,
+      output_tokens_details: null,
+      server_tool_use: null,
+    },
+    context_management: message.context_management,
+  });
+  events.push({ type: "message_stop" });
+  return events;
+}
+
+/**
+ * A fake Messages API on 127.0.0.1, for the live agent through the SDK client's `baseURL`:
+ * answers each POST /v1/messages with `answer(body, n)` (n from 1), streamed when asked, and
+ * records every request; lists one model (`claude-e2e-model`) at GET /v1/models; CORS as the
+ * real API answers a browser (preflight, exposed request-id).
+ * @param {(body: any, n: number) => BetaMessage} answer
+ * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, close: () => Promise<void> }>}
+ */
+export async function fakeMessagesApi(answer) {
+  /** @type {Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>} */
+  const requests = [];
+  const cors = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-headers": "*",
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    "access-control-expose-headers": "request-id",
+  };
+  const server = createServer(async (req, res) => {
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, cors);
+      res.end();
+      return;
+    }
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const pathname = new URL(req.url ?? "/", "http://fake").pathname;
+    if (req.method === "GET" && pathname === "/v1/models") {
+      /** @type {import("@anthropic-ai/sdk/resources/models").ModelInfo} */
+      const model = {
+        id: "claude-e2e-model",
+        type: "model",
+        display_name: "Claude E2E",
+        created_at: "2026-01-01T00:00:00Z",
+        capabilities: null,
+        deprecated_at: null,
+        lifecycle: "active",
+        line: null,
+        max_input_tokens: 200000,
+        max_tokens: 64000,
+        retires_at: null,
+      };
+      res.writeHead(200, { ...cors, "content-type": "application/json" });
+      res.end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
+      return;
+    }
+    if (req.method !== "POST" || pathname !== "/v1/messages") {
+      res.writeHead(404, { ...cors, "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `fake: no ${req.method} ${pathname}` } }));
+      return;
+    }
+    const body = JSON.parse(raw);
+    requests.push({ headers: req.headers, body });
+    const message = answer(body, requests.length);
+    const headers = { ...cors, "request-id": `req_fake_${requests.length}` };
+    if (body.stream === true) {
+      res.writeHead(200, { ...headers, "content-type": "text/event-stream" });
+      res.end(betaStreamEvents(message).map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+    } else {
+      res.writeHead(200, { ...headers, "content-type": "application/json" });
+      res.end(JSON.stringify(message));
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        server.closeAllConnections();
+      }),
+  };
 }

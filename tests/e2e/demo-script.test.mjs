@@ -171,3 +171,17 @@ describe("the recorded model follows its tool results", () => {
     assert.match(recall.answer, /^My memory holds no notes about you or a trip/);
   });
 });
+
+describe("the recorded model's tool_use ids", () => {
+  it("carry the run's tag, so a replay's calls are told from the last run's (versions link to their cards by id)", async () => {
+    const { scriptedFetch } = await import("../../www/agent/scripted-model.js");
+    const [one] = recordedConversations();
+    const body = JSON.stringify({ model: "m", max_tokens: 10, messages: [{ role: "user", content: one.exchanges[0].user }] });
+    const idsOf = async (/** @type {string} */ tag) => {
+      const response = await scriptedFetch(one, { delayMs: 0, tag })("https://api.anthropic.com/v1/messages", { method: "POST", body });
+      return (await response.json()).content.filter((/** @type {any} */ b) => b.type === "tool_use").map((/** @type {any} */ b) => b.id);
+    };
+    assert.deepEqual(await idsOf("aaa111"), ["toolu_recorded_aaa111_1_1_1_1"]);
+    assert.deepEqual(await idsOf("bbb222"), ["toolu_recorded_bbb222_1_1_1_1"]);
+  });
+});

@@ -1222,7 +1222,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     await b.close();
   });
 
-  it("another tab deleting the database is not blocked; this tab's next command works on a fresh store", { timeout: TEST_TIMEOUT }, async () => {
+  it("another tab deleting the database is not blocked; this tab is told (STORE_VANISHED, an event) instead of silently starting over", { timeout: TEST_TIMEOUT }, async () => {
     const ctx = /** @type {BrowserContext} */ (context);
     const STORE = "e2e-delete";
     const a = await openHarness(ctx);
@@ -1249,6 +1249,27 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
       DB_PREFIX + STORE,
     );
     assert.deepEqual(deleted, { blocked: false });
+    await a.evaluate(() => {
+      // @ts-ignore
+      window.heard = [];
+      // @ts-ignore
+      harness.tool("m").subscribe((event) => window.heard.push(event));
+    });
+    const vanished = await exec(a, "m", { command: "view", path: "/memories" });
+    assert.equal(vanished.isError, true);
+    assert.equal(vanished.code, "STORE_VANISHED");
+    assert.match(vanished.content, /deleted outside this tool/);
+    // @ts-ignore
+    const heard = await a.evaluate(() => window.heard.filter((e) => e.type === "vanished"));
+    assert.deepEqual(heard, [{ type: "vanished", store: STORE, files: 1, origin: "local" }]);
+    // A reload does not start over either: the origin remembers the store held memories.
+    await a.reload();
+    await waitHarness(a);
+    const reopened = await a.evaluate((store) => harness.open("m", { store }), STORE);
+    assert.equal(/** @type {any} */ (reopened).code, "STORE_VANISHED", JSON.stringify(reopened));
+    // The host chooses to begin again.
+    await a.evaluate((store) => new harness.pkg.IndexedDbStorage().startOver(store), STORE);
+    await openTool(a, "m", { store: STORE });
     await runSteps(a, "m", [
       [{ command: "view", path: "/memories" }, { content: `${LISTING_HEAD("/memories")}\n0B\t/memories` }],
       [{ command: "create", path: "/memories/x.md", file_text: "again" }, { content: "File created successfully at: /memories/x.md" }],

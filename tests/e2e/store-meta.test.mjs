@@ -1,7 +1,8 @@
 // Schema 4 in real Chromium over real IndexedDB: the requests a command issues (counted by
 // wrapping IDBObjectStore and IDBIndex in the page, never timed): a create asks no count() and
 // no key cursor at any store size, a directory delete drops its records in one key-range
-// request; the store metadata record stays exact; MemoryTool.state persists across reloads.
+// request; the store metadata record stays exact; MemoryTool.state persists across reloads;
+// last use is recorded with no write per view, and expiry deletes what is past its limit.
 // Run: node --test --test-concurrency=1 tests/e2e/store-meta.test.mjs
 
 import { describe, it, before, after } from "node:test";
@@ -121,6 +122,49 @@ describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
       return out;
     });
     assert.deepEqual(seen, { mine: { baselines: { "/a.md": ["sha", "memver_1"] } }, other: undefined });
+    assert.deepEqual(session.pageProblems, []);
+    await page.close();
+  });
+
+  it("last use and expiry: a view issues no write, its use is recorded later; expireAfterDays deletes what is past the limit", async () => {
+    const page = await session.openHarness();
+    await page.evaluate(installCounter);
+    const seen = await page.evaluate(async () => {
+      const DAY = 86_400_000;
+      const realNow = Date.now;
+      let offset = 0;
+      Date.now = () => realNow() + offset;
+      const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+      const { MemoryTool } = harness.pkg;
+      const tool = await MemoryTool.open({ store: "lifecycle" });
+      for (const name of ["old", "used"]) await tool.memories.create({ path: `/${name}.md`, content: `${name}\n` });
+      offset = 20 * DAY;
+      // @ts-ignore
+      window.requestCounts();
+      await tool.execute({ command: "view", path: "/memories/used.md" });
+      // @ts-ignore
+      const view = window.requestCounts();
+      await settle(1500);
+      // @ts-ignore
+      const recorded = window.requestCounts();
+      tool.close();
+      offset = 35 * DAY;
+      const later = await MemoryTool.open({ store: "lifecycle", expireAfterDays: 30 });
+      const dry = await later.memories.expire({ dryRun: true });
+      await settle(500);
+      const left = (await later.memories.list()).map((m) => m.path);
+      const versions = (await later.versions.list()).data.map((v) => [v.operation, v.path, v.created_by?.type ?? null]);
+      later.close();
+      Date.now = realNow;
+      return { view, recorded, dry: dry.data.map((m) => m.path), left, versions };
+    });
+    assert.deepEqual(seen.view, { "files.get": 1, "listing.getAllKeys": 1, "contents.get": 1 });
+    assert.equal(seen.recorded["files.put"], 1, JSON.stringify(seen.recorded));
+    assert.equal(seen.recorded["versions.put"], undefined, JSON.stringify(seen.recorded));
+    assert.deepEqual(seen.dry, ["/old.md"]);
+    assert.deepEqual(seen.left, ["/used.md"]);
+    assert.deepEqual(seen.versions[0], ["deleted", "/old.md", "expiry"]);
+    console.log(`# view: ${JSON.stringify(seen.view)}; its use recorded later: ${JSON.stringify(seen.recorded)}`);
     assert.deepEqual(session.pageProblems, []);
     await page.close();
   });

@@ -622,12 +622,16 @@ suite("storage failures", () => {
     assert.equal((await view(m, "/memories")).code, "STORAGE_FAILED");
   });
 
-  test("a record of the wrong shape from storage is STORAGE_FAILED, not a crash", async () => {
+  test("a record of the wrong shape from storage is DAMAGED, naming the memory, not a crash", async () => {
     const storage = faultyStorage();
     const m = await MemoryTool.open({ storage });
     await create(m, "/memories/a.md", "x");
     storage.faults.records = (record) => ({ ...record, size: "big" });
-    assert.deepEqual(await view(m, "/memories/a.md"), { content: STORAGE_TEXT, isError: true, code: "STORAGE_FAILED" });
+    assert.deepEqual(await view(m, "/memories/a.md"), {
+      content: "Error: The memory /memories/a.md is damaged: its stored record cannot be read. Nothing was changed; the app can check and repair the store",
+      isError: true,
+      code: "DAMAGED",
+    });
     storage.faults.records = null;
     assert.equal((await view(m, "/memories/a.md")).isError, false);
   });

@@ -154,19 +154,49 @@ test("versionchange: the connection steps aside so another tab can upgrade", asy
   h.close();
 });
 
-test("versionchange from a deletion: the next transaction reopens a fresh database", async () => {
+test("a database deleted behind our back, with memories in it, is not silently replaced: STORE_VANISHED until startOver", async () => {
   const factory = new IDBFactory();
-  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
-  await put(h, "/memories/a.md");
-  await new Promise((resolve, reject) => {
-    const request = factory.deleteDatabase("memory-tool-wasm:s");
-    request.onsuccess = resolve;
-    request.onerror = reject;
-    request.onblocked = () => reject(new Error("blocked by our own connection"));
+  const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange });
+  const h = await storage.open("s");
+  await h.transaction("readwrite", (tx) => {
+    tx.putFile({ path: "/memories/a.md", id: "mem_a", size: 3, sha256: "", createdAt: 0, updatedAt: 0 }, null);
+    tx.finish();
   });
+  const deleteBehindOurBack = () =>
+    new Promise((resolve, reject) => {
+      const request = factory.deleteDatabase("memory-tool-wasm:s");
+      request.onsuccess = resolve;
+      request.onerror = reject;
+      request.onblocked = () => reject(new Error("blocked by our own connection"));
+    });
+  await deleteBehindOurBack();
+  await assert.rejects(count(h), (error) => {
+    assert.ok(isCode("STORE_VANISHED")(error), String(error));
+    assert.match(error.message, /held 1 memory and is gone/);
+    assert.equal(error.files, 1);
+    return true;
+  });
+  // Nothing was created in its place, and it stays refused.
+  assert.deepEqual(await factory.databases(), []);
+  await assert.rejects(put(h, "/memories/b.md"), isCode("STORE_VANISHED"));
+  // The host chooses to begin again: a fresh, empty store.
+  await storage.startOver("s");
   assert.equal(await count(h), 0);
   await put(h, "/memories/b.md");
   assert.equal(await count(h), 1);
+  h.close();
+});
+
+test("a store deleted behind our back while empty simply starts again", async () => {
+  const factory = new IDBFactory();
+  const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("empty");
+  assert.equal(await count(h), 0);
+  await new Promise((resolve, reject) => {
+    const request = factory.deleteDatabase("memory-tool-wasm:empty");
+    request.onsuccess = resolve;
+    request.onerror = reject;
+  });
+  assert.equal(await count(h), 0);
   h.close();
 });
 

@@ -251,6 +251,35 @@ describe("baselines", () => {
   });
 });
 
+describe("a vanished local store", () => {
+  test("its database deleted under it: the pass fails as an error (not offline), sends nothing; after startOver it downloads again", async () => {
+    const { IDBFactory, IDBKeyRange } = await import("fake-indexeddb");
+    const { IndexedDbStorage } = await import("memory-tool-wasm");
+    const factory = new IDBFactory();
+    const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange });
+    const id = await hostedStore(client, { "/a.md": "a", "/b.md": "b" });
+    const a = await dev(id, { storageObject: storage });
+    assert.deepEqual(await localFiles(a.memory), { "/a.md": "a", "/b.md": "b" });
+    await new Promise((resolve, reject) => {
+      const request = factory.deleteDatabase("memory-tool-wasm:user");
+      request.onsuccess = resolve;
+      request.onerror = reject;
+    });
+    emu.clearLog();
+    const r = await a.sync.now();
+    assert.equal(r.ok, false);
+    assert.match(String(r.error), /vanished|STORE_VANISHED|gone|deleted/i);
+    assert.equal(a.sync.status.state, "error");
+    assert.deepEqual(emu.mutations(), []);
+    await storage.startOver("user");
+    const again = await a.sync.now();
+    assert.equal(again.ok, true, String(again.error));
+    assert.deepEqual(again.pulled.sort(), ["/a.md", "/b.md"]);
+    assert.deepEqual(emu.mutations(), [], "nothing deleted on the hosted side");
+    assert.deepEqual(emu.files(id), { "/a.md": "a", "/b.md": "b" });
+  });
+});
+
 describe("read-only attachments", () => {
   test("pull, never push: no mutating request, whatever changes locally", async () => {
     const id = await hostedStore(client, { "/ref.md": "reference", "/gone.md": "gone" });

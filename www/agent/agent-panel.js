@@ -5,8 +5,8 @@
 
 import { el, describeError } from "../render.js";
 import { Transcript } from "./transcript.js";
-import { runAgent, describeAgentError, safeHistory } from "./agent-loop.js";
-import { recordedConversations, scriptedFetch, RECORDED_MODEL } from "./scripted-model.js";
+import { runAgent, describeAgentError, safeHistory, CONTEXT_MANAGEMENT, COMPACT_AT, LONG_RUNNING_BETAS } from "./agent-loop.js";
+import { recordedConversations, scriptedFetch, RECORDED_MODEL, SCENARIOS } from "./scripted-model.js";
 import { loadApiKey, saveApiKey, forgetApiKey, apiKeyProblem, maskApiKey } from "./api-key.js";
 import { DEFAULT_MODELS, fetchModels, loadChosenModel, saveChosenModel } from "./models.js";
 
@@ -49,6 +49,17 @@ function preloadSdk() {
 }
 
 /**
+ * The Messages API endpoint the page was served for, if it is not the Anthropic API (the
+ * server's $ANTHROPIC_BASE_URL, in <meta name="anthropic-base-url">; the page's
+ * Content-Security-Policy lets requests reach only that origin and the Anthropic API).
+ * @returns {{ baseURL?: string }}
+ */
+function apiBase() {
+  const configured = document.querySelector('meta[name="anthropic-base-url"]')?.getAttribute("content")?.trim();
+  return configured ? { baseURL: configured } : {};
+}
+
+/**
  * Wires the agent panel.
  * @param {AgentPanelOptions} options
  */
@@ -60,6 +71,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
   const keyForget = /** @type {HTMLButtonElement} */ ($("key-forget"));
   const keyNote = $("key-note");
   const modelPicker = /** @type {HTMLSelectElement} */ ($("model-picker"));
+  const scenarioPicker = /** @type {HTMLSelectElement} */ ($("scenario-picker"));
   const composer = /** @type {HTMLFormElement} */ ($("composer"));
   const input = /** @type {HTMLTextAreaElement} */ ($("agent-input"));
   const sendButton = /** @type {HTMLButtonElement} */ ($("agent-send"));
@@ -109,7 +121,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     keyInput.value = "";
     keyNote.classList.remove("problem");
     keyNote.textContent = kept
-      ? "Key kept in this tab's sessionStorage (gone when the tab closes); sent only to the Anthropic API."
+      ? `Key kept in this tab's sessionStorage (gone when the tab closes); sent only to ${apiBase().baseURL ?? "the Anthropic API"}.`
       : "This browser refused sessionStorage: the key is used until you reload the page.";
     paintMode();
     void refreshModels();
@@ -157,7 +169,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     root.dataset.mode = live ? "live" : "recorded";
     modeText.replaceChildren(
       live
-        ? el("span", {}, el("strong", {}, "Live: "), `Claude answers, with your key (${maskApiKey(apiKey ?? "")}). The conversation, with what the model reads from memory, goes to the Anthropic API; the memory itself stays in this browser.`)
+        ? el("span", {}, el("strong", {}, "Live: "), `Claude answers, with your key (${maskApiKey(apiKey ?? "")}). The conversation, with what the model reads from memory, goes to ${apiBase().baseURL ?? "the Anthropic API"}; the memory itself stays in this browser.`)
         : el(
             "span",
             {},
@@ -169,6 +181,9 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     );
     keyForget.disabled = !live;
     modelPicker.disabled = !live;
+    scenarioPicker.disabled = live;
+    // The recordings play only without a key.
+    /** @type {HTMLElement} */ (scenarioPicker.closest(".field")).hidden = live;
     modelPicker.title = live ? "" : "The recorded model answers until you give a key.";
     suggestNext();
   }
@@ -184,7 +199,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     if (!apiKey) return;
     try {
       const { Anthropic } = await loadSdk();
-      const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 1 });
+      const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 1, ...apiBase() });
       const models = await fetchModels(client);
       if (models.length > 0 && apiKey) fillModels(models);
     } catch (error) {
@@ -192,11 +207,32 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     }
   }
 
-  /** The recorded conversation the recorded model plays now. */
+  /**
+   * The recorded conversation the recorded model plays now, and the others of its scenario
+   * (`all`), in order.
+   */
   function script() {
-    const all = recordedConversations(scriptRoot);
-    return { all, conversation: all[conversationIndex % all.length] };
+    const every = recordedConversations(scriptRoot);
+    const conversation = every[conversationIndex % every.length];
+    return { all: every.filter((c) => c.scenario === conversation.scenario), conversation };
   }
+
+  /** The conversation after the current one in its scenario (the first again after the last). */
+  function nextInScenario() {
+    const every = recordedConversations();
+    const scenario = every[conversationIndex].scenario;
+    const next = every.findIndex((c, i) => i > conversationIndex && c.scenario === scenario);
+    return next >= 0 ? next : every.findIndex((c) => c.scenario === scenario);
+  }
+
+  scenarioPicker.replaceChildren(...SCENARIOS.map((s) => el("option", { value: s.id }, s.name)));
+  scenarioPicker.addEventListener("change", () => {
+    if (running) return;
+    conversationIndex = recordedConversations().findIndex((c) => c.scenario === scenarioPicker.value);
+    recordedThisConversation = false;
+    startConversation();
+    status.textContent = `Recorded scenario: ${SCENARIOS.find((s) => s.id === scenarioPicker.value)?.name}. A new conversation starts.`;
+  });
   function startConversation() {
     history = [];
     conversationMemory = "";
@@ -214,7 +250,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
 
   function newConversation() {
     if (running) return;
-    if (recordedThisConversation) conversationIndex = (conversationIndex + 1) % recordedConversations().length;
+    if (recordedThisConversation) conversationIndex = nextInScenario();
     recordedThisConversation = false;
     startConversation();
     status.textContent = "New conversation: the model starts with no history, only its memory.";
@@ -246,7 +282,9 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     startOverButton.disabled = true;
     try {
       await startOver();
-      conversationIndex = 0;
+      // Back to the first conversation of the scenario being played.
+      const scenario = recordedConversations()[conversationIndex].scenario;
+      conversationIndex = recordedConversations().findIndex((c) => c.scenario === scenario);
       recordedThisConversation = false;
       startConversation();
       status.textContent = "Started over: the agent now writes to a new, empty store (the memory browser shows it).";
@@ -279,7 +317,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     } else {
       input.value = "";
       input.placeholder =
-        conversationIndex + 1 < all.length
+        all.indexOf(conversation) + 1 < all.length
           ? "This recorded conversation is over: press “New conversation” to see the model recall it."
           : "The recording is over: give your API key to talk to Claude, or press “New conversation” to replay it.";
     }
@@ -339,12 +377,13 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
       const messages = [...history, { role: "user", content: text }];
 
       const client = live
-        ? new sdk.Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 2 })
+        ? new sdk.Anthropic({ apiKey, dangerouslyAllowBrowser: true, maxRetries: 2, ...apiBase() })
         : new sdk.Anthropic({
             apiKey: "offline-recorded-model",
             dangerouslyAllowBrowser: true,
             maxRetries: 0,
-            fetch: scriptedFetch(conversation, { delayMs: replayDelay, conversationIndex }),
+            // A tag per run: a replay's tool_use ids differ from the last run's.
+            fetch: scriptedFetch(conversation, { delayMs: replayDelay, conversationIndex, tag: Math.random().toString(36).slice(2, 8) }),
           });
       const model = live ? modelPicker.value : RECORDED_MODEL;
       if (!live) recordedThisConversation = true;
@@ -358,6 +397,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
           system: target.system,
           messages,
           signal: controller.signal,
+          // Claude's long conversations: context editing and compaction (the recorded model's are short).
+          ...(live ? { contextManagement: CONTEXT_MANAGEMENT, compactAt: COMPACT_AT, betas: LONG_RUNNING_BETAS } : {}),
           events: {
             onTurnStart: (turn) => transcript.startAssistant(who, turn),
             onTextStart: (index) => transcript.startText(index),
@@ -371,6 +412,8 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
               status.textContent = `Running ${ids.length} memory tool call${ids.length === 1 ? "" : "s"} in this page…`;
             },
             onToolResult: (toolResult) => transcript.addToolResult(toolResult),
+            onContextEdited: (edits) => transcript.addContextEdit(edits),
+            onCompacted: (summary) => transcript.showCompaction(summary),
           },
         });
         history = result.messages;
@@ -405,6 +448,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     root.dataset.state = on ? "running" : "idle";
     sendButton.disabled = on;
     newButton.disabled = on;
+    scenarioPicker.disabled = on || apiKey !== null;
     stopButton.hidden = !on;
     if (on) stopButton.focus();
     else if (document.activeElement === stopButton || document.activeElement === document.body) input.focus();

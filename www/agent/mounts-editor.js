@@ -73,6 +73,7 @@ export function mountMountsEditor({ root, session }) {
   function reset() {
     customised = false;
     chosen = new Map([[session.store.id, { access: session.store.archived_at ? "read_only" : "read_write", instructions: "" }]]);
+    root.dispatchEvent(new CustomEvent("mounts-change"));
     return refresh();
   }
 
@@ -153,6 +154,7 @@ export function mountMountsEditor({ root, session }) {
   function changed() {
     customised = true;
     void paintPrompt();
+    root.dispatchEvent(new CustomEvent("mounts-change"));
   }
 
   /** Shows `memory.systemPrompt()` for the mounts chosen now (when its box is open). */

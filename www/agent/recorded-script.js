@@ -27,9 +27,16 @@
  */
 
 /**
- * A recorded conversation.
- * @typedef {{ title: string, intro: string, exchanges: Exchange[] }} Conversation
+ * A recorded conversation, one of a scenario's (the conversations of a scenario are played in
+ * order, each a new conversation that knows only the memory).
+ * @typedef {{ scenario: string, title: string, intro: string, exchanges: Exchange[] }} Conversation
  */
+
+/** The recorded scenarios, by the `scenario` of their conversations, with a name for people. */
+export const SCENARIOS = Object.freeze([
+  { id: "trip", name: "Trip notes, recalled later" },
+  { id: "project", name: "A project across sessions" },
+]);
 
 /**
  * What the model knows of its notes from earlier exchanges of the same conversation: the
@@ -55,6 +62,7 @@ export function recordedConversations(root = "/memories") {
   const name = (/** @type {string} */ path) => path.slice(root.length + 1);
   return [
     {
+      scenario: "trip",
       title: "Conversation 1: the model takes notes",
       intro: "The model checks its memory, writes two notes, then edits one when your plans change.",
       exchanges: [
@@ -182,6 +190,7 @@ export function recordedConversations(root = "/memories") {
       ],
     },
     {
+      scenario: "trip",
       title: "Conversation 2: a fresh start, and the model remembers",
       intro: "A new conversation knows nothing of the first one; only the memory files carry over.",
       exchanges: [
@@ -222,7 +231,166 @@ export function recordedConversations(root = "/memories") {
         },
       ],
     },
+    ...projectConversations(root),
   ];
+}
+
+/** The features the project scenario's first session writes down. */
+const FEATURES = ["Add a recipe (title, ingredients, steps)", "List the recipes", "Search recipes by ingredient"];
+
+/**
+ * The multi-session pattern (docs: long-running agents): the first session sets up a progress
+ * log and a feature list before any work; each later session reads both first, resumes from
+ * what they say (as they are now: edits the user made show up), does one feature, and updates
+ * both before it ends. The work itself is not done in this recording: the model says so.
+ * @param {string} root
+ * @returns {Conversation[]}
+ */
+function projectConversations(root) {
+  const progress = `${root}/progress.md`;
+  const features = `${root}/features.md`;
+  const name = (/** @type {string} */ path) => path.slice(root.length + 1);
+  return [
+    {
+      scenario: "project",
+      title: "Session 1: the model sets up its memory for a project",
+      intro: "An initialising session: before any work, the model writes a progress log and a feature list to memory.",
+      exchanges: [
+        {
+          user: "Let's build a small recipe app over several sessions. Before anything else, set up your memory so that any later session can pick up where we left off.",
+          steps(ask) {
+            const [look] = ask("First, my memory: is there a project under way already?", [{ command: "view", path: root }]);
+            if (look.isError) return `I couldn't look at my memory (it answered: “${look.text}”), so I won't set anything up blind. Try again once the memory can be read.`;
+            const there = [progress, features].filter((path) => lists(look.text, path));
+            if (there.length > 0) {
+              const views = ask(
+                `My memory already holds ${there.map(name).join(" and ")}. I'll read ${there.length === 1 ? "it" : "them"} instead of starting over.`,
+                there.map((path) => ({ command: "view", path })),
+              );
+              const seen = new Map();
+              views.forEach((view, i) => {
+                const content = viewedContent(view);
+                if (content !== null) seen.set(there[i], content);
+              });
+              return (
+                `A project is already under way here, so I haven't overwritten anything. ${describeProject(seen.get(progress), seen.get(features))} ` +
+                "Start a new conversation and I'll resume from these notes, or start over with an empty memory."
+              );
+            }
+            const featureList = `# Features\n${FEATURES.map((f, i) => `- [ ] ${i + 1}. ${f}`).join("\n")}\n`;
+            const log =
+              "# Progress\nA feature is done only once it works end to end.\n\n## Session 1\n" +
+              "- Set up progress.md (this log) and features.md (what the app must do).\n" +
+              `- Next: ${FEATURES[0]}.\n`;
+            const writes = [
+              { command: "create", path: features, file_text: featureList },
+              { command: "create", path: progress, file_text: log },
+            ];
+            const results = ask("Nothing yet. I'll write the feature list and a progress log before any work, so that a later session can resume from them.", writes);
+            const failed = results.map((result, i) => ({ path: String(writes[i].path), result })).filter((f) => f.result.isError);
+            if (failed.length > 0) {
+              const readOnly = failed.find((f) => isReadOnly(f.result));
+              return readOnly ? readOnlyWords(readOnly.result, "the project's notes") : failureWords(failed, name);
+            }
+            return (
+              `My memory is set up: ${name(features)} lists ${FEATURES.length} features, none done yet, and ${name(progress)} says what this session did and what comes next (feature 1). ` +
+              "Each later session reads both first and updates them before it ends."
+            );
+          },
+        },
+      ],
+    },
+    {
+      scenario: "project",
+      title: "Session 2: a new conversation resumes from memory",
+      intro: "A new session knows nothing of the last one: it reads the progress log and the feature list, resumes, and updates them at the end.",
+      exchanges: [
+        {
+          user: "Let's continue with the recipe app.",
+          steps(ask) {
+            const [look] = ask("Let me read my notes on this project before anything else.", [{ command: "view", path: root }]);
+            if (look.isError) return `I couldn't look at my memory (it answered: “${look.text}”), so I can't tell where we left off. Tell me, and I'll write it down.`;
+            const there = [progress, features].filter((path) => lists(look.text, path));
+            if (there.length === 0) {
+              return `There is no progress log or feature list in my memory (I looked at ${root}), so there is nothing to resume. Start with session 1, which sets them up.`;
+            }
+            const views = ask(
+              "",
+              there.map((path) => ({ command: "view", path })),
+            );
+            /** @type {Map<string, string>} */
+            const seen = new Map();
+            views.forEach((view, i) => {
+              const content = viewedContent(view);
+              if (content !== null) seen.set(there[i], content);
+            });
+            const log = seen.get(progress);
+            const list = seen.get(features);
+            if (log === undefined || list === undefined) {
+              const missing = log === undefined ? name(progress) : name(features);
+              return `${describeProject(log, list)} I couldn't read ${missing}, so I won't guess where we are: tell me, and I'll rebuild it.`;
+            }
+            const lines = list.split("\n");
+            const open = lines.findIndex((line) => /^- \[ \] /.test(line));
+            const sessions = [...log.matchAll(/^## Session (\d+)/gm)].map((m) => Number(m[1]));
+            const session = (sessions.length ? Math.max(...sessions) : 0) + 1;
+            const where = describeProject(log, list);
+            if (open < 0) return `${where} Every feature on the list is done: there is nothing left to resume. Tell me what to add to ${name(features)}.`;
+            const feature = lines[open].replace(/^- \[ \] /, "");
+            const next = lines.slice(open + 1).find((line) => /^- \[ \] /.test(line))?.replace(/^- \[ \] /, "") ?? null;
+            const logLines = log.split("\n");
+            const end = logLines[logLines.length - 1] === "" ? logLines.length - 1 : logLines.length;
+            const entry =
+              `## Session ${session}\n- Done: ${feature} (checked end to end).\n` +
+              (next ? `- Next: ${next}.` : "- Next: nothing left on the feature list.");
+            const writes = [
+              { command: "str_replace", path: features, old_str: lines[open], new_str: lines[open].replace("- [ ] ", "- [x] ") },
+              { command: "insert", path: progress, insert_line: end, insert_text: entry },
+            ];
+            const results = ask(
+              `${where} So this is session ${session}, and the feature to do is “${feature}”. ` +
+                "(In this recording the work itself is not done; the model records it as it would.) It works end to end, so I'll mark it done and log the session before we stop.",
+              writes,
+            );
+            const failed = results.map((result, i) => ({ path: String(writes[i].path), result })).filter((f) => f.result.isError);
+            if (failed.length > 0) {
+              const readOnly = failed.find((f) => isReadOnly(f.result));
+              return readOnly ? readOnlyWords(readOnly.result, "what this session did") : failureWords(failed, name);
+            }
+            return (
+              `Updated: ${name(features)} marks “${feature}” done, and ${name(progress)} logs session ${session}` +
+              (next ? `, with “${next}” next.` : "; every feature is done now.") +
+              " The next session starts from there."
+            );
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * Where a project stands, from its notes as viewed: the last session logged, what it said comes
+ * next, and how many features are done.
+ * @param {string | undefined} log @param {string | undefined} list
+ */
+function describeProject(log, list) {
+  const parts = [];
+  if (log !== undefined) {
+    const sessions = [...log.matchAll(/^## Session (\d+)/gm)].map((m) => Number(m[1]));
+    const next = [...log.matchAll(/^- Next: (.*)$/gm)].map((m) => m[1]).pop();
+    parts.push(
+      sessions.length
+        ? `My progress log ends with session ${Math.max(...sessions)}${next ? `, which said next: ${next.replace(/\.$/, "")}` : ""}.`
+        : "My progress log has no sessions in it.",
+    );
+  }
+  if (list !== undefined) {
+    const items = list.split("\n").filter((line) => /^- \[[ x]\] /.test(line));
+    const done = items.filter((line) => line.startsWith("- [x] ")).length;
+    parts.push(`The feature list has ${done} of ${items.length} done.`);
+  }
+  return parts.join(" ");
 }
 
 /**

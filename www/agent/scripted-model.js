@@ -8,7 +8,7 @@
 
 import { nextTurn } from "./recorded-script.js";
 
-export { recordedConversations } from "./recorded-script.js";
+export { recordedConversations, SCENARIOS } from "./recorded-script.js";
 
 /** @typedef {import("./recorded-script.js").Conversation} Conversation */
 /** @typedef {import("./recorded-script.js").Turn} Turn */
@@ -16,16 +16,22 @@ export { recordedConversations } from "./recorded-script.js";
 /** The `model` the recorded messages name. */
 export const RECORDED_MODEL = "recorded-demo-model";
 
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaMessage} BetaMessage */
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaContentBlock} BetaContentBlock */
+/** @typedef {import("@anthropic-ai/sdk/resources/beta/messages/messages").BetaRawMessageStreamEvent} BetaRawMessageStreamEvent */
+
 /**
- * The assistant message of one recorded turn, as the Messages API returns it.
+ * The assistant message of one recorded turn, as the Messages API returns it: every field of
+ * the SDK's `BetaMessage`.
  * @param {Turn} turn
  * @param {string} id   message id
  * @param {string} useIdBase  prefix of the tool_use ids
+ * @returns {BetaMessage}
  */
 function assistantMessage(turn, id, useIdBase) {
-  /** @type {any[]} */
+  /** @type {BetaContentBlock[]} */
   const content = [];
-  if (turn.text) content.push({ type: "text", text: turn.text });
+  if (turn.text) content.push({ type: "text", text: turn.text, citations: null });
   (turn.tools ?? []).forEach((input, i) => {
     content.push({ type: "tool_use", id: `${useIdBase}_${i + 1}`, name: "memory", input });
   });
@@ -35,10 +41,27 @@ function assistantMessage(turn, id, useIdBase) {
     type: "message",
     role: "assistant",
     model: RECORDED_MODEL,
+    container: null,
     content,
+    context_management: null,
+    diagnostics: null,
+    stop_details: null,
     stop_reason: turn.tools?.length ? "tool_use" : "end_turn",
     stop_sequence: null,
-    usage: { input_tokens: 0, output_tokens: words + 20 * (turn.tools?.length ?? 0) },
+    usage: {
+      cache_creation: null,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      fallback_credit: null,
+      inference_geo: null,
+      input_tokens: 0,
+      iterations: null,
+      output_tokens: words + 20 * (turn.tools?.length ?? 0),
+      output_tokens_details: null,
+      server_tool_use: null,
+      service_tier: "standard",
+      speed: null,
+    },
   };
 }
 
@@ -127,16 +150,18 @@ export function recordedTurn(conversation, messages) {
  * requests get server-sent events, `delayMs` apart, so the text appears word by word as it
  * would from the API. Aborting the request (the SDK's `signal`) ends the stream with an AbortError.
  * @param {Conversation} conversation
- * @param {{ delayMs?: number, conversationIndex?: number }} [options]
+ * @param {{ delayMs?: number, conversationIndex?: number, tag?: string }} [options]
+ *   `tag` goes into every tool_use id, so that the calls of one run are told from a replay's
+ *   (the versions they write record the ids, and the memory browser links them to their cards)
  * @returns {typeof fetch}
  */
-export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 0 } = {}) {
+export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 0, tag = "" } = {}) {
   return async (_url, init = {}) => {
     const body = JSON.parse(String(init.body ?? "{}"));
     const { turn, exchange, step } = recordedTurn(conversation, Array.isArray(body.messages) ? body.messages : []);
     const id = `msg_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`;
     const message = turn
-      ? assistantMessage(turn, id, `toolu_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`)
+      ? assistantMessage(turn, id, `toolu_recorded_${tag ? `${tag}_` : ""}${conversationIndex + 1}_${exchange + 1}_${step + 1}`)
       : scriptEndMessage(id);
     const headers = { "request-id": `req_${id}` };
     if (body.stream !== true) {
@@ -152,39 +177,47 @@ export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 
 /**
  * The server-sent events the Messages API streams for `message`: text in word-sized deltas,
  * tool inputs in a few JSON pieces.
- * @param {any} message
+ * @param {BetaMessage} message
  * @returns {string[]}
  */
 export function sseEvents(message) {
-  /** @type {string[]} */
-  const events = [];
-  const event = (/** @type {string} */ type, /** @type {object} */ data) =>
-    events.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  event("message_start", {
-    message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } },
-  });
-  message.content.forEach((/** @type {any} */ block, /** @type {number} */ index) => {
+  /** @type {BetaRawMessageStreamEvent[]} */
+  const events = [
+    { type: "message_start", message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } } },
+  ];
+  message.content.forEach((block, index) => {
     if (block.type === "text") {
-      event("content_block_start", { index, content_block: { type: "text", text: "" } });
+      events.push({ type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } });
       for (const piece of block.text.match(/\S+\s*|\s+/g) ?? []) {
-        event("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+        events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
       }
-    } else {
-      event("content_block_start", { index, content_block: { ...block, input: {} } });
+    } else if (block.type === "tool_use") {
+      events.push({ type: "content_block_start", index, content_block: { ...block, input: {} } });
       const json = JSON.stringify(block.input);
       const size = Math.max(8, Math.ceil(json.length / 4));
       for (let at = 0; at < json.length; at += size) {
-        event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json.slice(at, at + size) } });
+        events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(at, at + size) } });
       }
     }
-    event("content_block_stop", { index });
+    events.push({ type: "content_block_stop", index });
   });
-  event("message_delta", {
-    delta: { stop_reason: message.stop_reason, stop_sequence: null },
-    usage: { output_tokens: message.usage.output_tokens },
+  events.push({
+    type: "message_delta",
+    delta: { container: null, stop_details: null, stop_reason: message.stop_reason, stop_sequence: null },
+    usage: {
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      fallback_credit: null,
+      input_tokens: null,
+      iterations: null,
+      output_tokens: message.usage.output_tokens,
+      output_tokens_details: null,
+      server_tool_use: null,
+    },
+    context_management: null,
   });
-  event("message_stop", {});
-  return events;
+  events.push({ type: "message_stop" });
+  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 }
 
 /**

@@ -18,6 +18,8 @@ export class Transcript {
   #partialInputs = new Map();
   /** @type {Map<string, HTMLDetailsElement>} tool call cards by tool_use id */
   #cards = new Map();
+  /** @type {HTMLElement | null} the assistant message finished last (what context notes are about) */
+  #finished = null;
 
   /** @param {HTMLElement} list the `<ol>` */
   constructor(list) {
@@ -28,6 +30,7 @@ export class Transcript {
   clear(/** @type {Node | null} */ placeholder = null) {
     this.#list.replaceChildren(...(placeholder ? [placeholder] : []));
     this.#current = null;
+    this.#finished = null;
     this.#blocks.clear();
     this.#cards.clear();
   }
@@ -176,6 +179,7 @@ export class Transcript {
     for (const text of this.#currentMessage().querySelectorAll(".msg-text")) {
       if (text.textContent === "") text.remove();
     }
+    this.#finished = this.#current;
     this.#current = null;
   }
 
@@ -191,6 +195,55 @@ export class Transcript {
       if (status === "writing" || status === "queued" || status === "running") setStatus(card, "stopped", "not run", "badge-problem");
     }
     for (const block of this.#blocks.values()) block.classList.remove("streaming");
+  }
+
+  /**
+   * The API cleared part of the context of the request the current message answers (context
+   * editing): said just before that message.
+   * @param {ReadonlyArray<{ type: string, cleared_tool_uses?: number, cleared_input_tokens?: number }>} edits
+   */
+  addContextEdit(edits) {
+    const uses = edits.reduce((n, e) => n + (e.cleared_tool_uses ?? 0), 0);
+    const tokens = edits.reduce((n, e) => n + (e.cleared_input_tokens ?? 0), 0);
+    const words =
+      uses > 0
+        ? `Context cleared: before the model read this request, the API cleared ${uses.toLocaleString("en-US")} old tool result${uses === 1 ? "" : "s"} ` +
+          `(${tokens.toLocaleString("en-US")} input tokens). What they showed is still in memory: the model can view it again.`
+        : `Context edited: the API cleared ${tokens.toLocaleString("en-US")} input tokens of this request before the model read it.`;
+    const note = el("li", { className: "msg-context meta", dataset: { testid: "context-cleared" } }, words);
+    const at = this.#current ?? this.#finished;
+    if (at && at.parentElement === this.#list) this.#list.insertBefore(note, at);
+    else this.#append(note);
+  }
+
+  /**
+   * The conversation was compacted: the current message (the runner's compaction request) is
+   * shown as what it is, with the summary that stands in for everything above it from now on.
+   * @param {string | null} summary
+   */
+  showCompaction(summary) {
+    const item = el(
+      "li",
+      { className: "msg-context compaction", dataset: { testid: "context-compacted" } },
+      el("p", { className: "divider-title" }, "Context compacted"),
+      el(
+        "p",
+        { className: "meta" },
+        summary === null
+          ? "The API could not summarise the conversation; it goes on as it was."
+          : "The API summarised the conversation so far: from here on the model reads this summary instead of the messages above, and its memory for the details.",
+      ),
+      summary === null
+        ? null
+        : el("details", {}, el("summary", {}, "The summary"), el("pre", { className: "tool-text", tabindex: 0, dataset: { testid: "compaction-summary" } }, summary)),
+    );
+    const request = this.#current ?? this.#finished;
+    if (request && request.parentElement === this.#list) request.replaceWith(item);
+    else this.#append(item);
+    this.#current = null;
+    this.#finished = null;
+    this.#blocks.clear();
+    this.#follow();
   }
 
   /** A problem, in words, in the flow of the conversation. */

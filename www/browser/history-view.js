@@ -6,6 +6,7 @@ import { el, fill, describeError, formatBytes } from "../render.js";
 import { renderDiff, renderNumbered } from "./diff-view.js";
 import { toToolPath } from "./tree.js";
 import { describeWhen, describeActor } from "./words.js";
+import { originNodes, recordRestore, restoredFrom } from "./provenance.js";
 
 /** @typedef {import("memory-tool-wasm").MemoryVersion} MemoryVersion */
 
@@ -170,10 +171,10 @@ export function mountHistory({ root, memory, notify, announce }) {
           },
         },
         el("span", { className: "version-number" }, `v${number}`),
-        el("span", { className: `op op-${version.operation}` }, version.redacted_at ? "redacted" : backTo(version) ? `back to v${backTo(version)}` : version.operation),
+        el("span", { className: `op op-${version.operation}` }, operationWords(version)),
         isHead ? el("span", { className: "badge badge-ok" }, "current") : null,
         el("span", { className: "version-when", title: version.created_at }, describeWhen(version.created_at)),
-        el("span", { className: "version-by" }, describeActor(version.created_by)),
+        el("span", { className: "version-by" }, restoreOf(version) ? "this page's History (host API)" : describeActor(version.created_by)),
         version.content_size_bytes !== null && version.operation !== "deleted"
           ? el("span", { className: "size" }, formatBytes(version.content_size_bytes))
           : null,
@@ -230,16 +231,21 @@ export function mountHistory({ root, memory, notify, announce }) {
       ),
     );
 
+    const restored = restoreOf(version);
+    const same = backTo(version);
     const title = el(
       "h4",
-      { className: "version-title" },
-      `${version.redacted_at ? "Redacted version" : capitalise(version.operation)} · `,
+      { className: "version-title", dataset: { testid: "version-title" } },
+      `${version.redacted_at ? "Redacted version" : restored ? `Restored from ${restored}` : same ? `${capitalise(version.operation)}, back to the text of v${same}` : capitalise(version.operation)} · `,
       el("code", {}, version.id),
     );
     const facts = el(
       "p",
-      { className: "meta" },
-      `${new Date(version.created_at).toLocaleString()} · by ${describeActor(version.created_by)}`,
+      { className: "meta", dataset: { testid: "version-facts" } },
+      `${new Date(version.created_at).toLocaleString()} · by `,
+      ...(restored
+        ? [`this page's History, restoring ${restored} (a host API write)`]
+        : originNodes(version.created_by, { testid: "version-origin-link" })),
       version.path ? ` · at ${toToolPath(version.path)}` : "",
       version.content_sha256 ? ` · sha256 ${version.content_sha256.slice(0, 12)}…` : "",
       version.redacted_at ? ` · redacted ${new Date(version.redacted_at).toLocaleString()}` : "",
@@ -347,6 +353,27 @@ export function mountHistory({ root, memory, notify, announce }) {
   }
 
   /**
+   * "v3" when this page's History wrote `version` by restoring v3 (null if not, or if v3 is not
+   * in the list any more: then "a version now pruned").
+   * @param {MemoryVersion} version
+   */
+  function restoreOf(version) {
+    const from = restoredFrom(version.id);
+    if (from === null) return null;
+    const at = versions.findIndex((v) => v.id === from);
+    return at < 0 ? "a version now pruned" : `v${versions.length - at}`;
+  }
+
+  /** What happened in `version`, in a word or three. @param {MemoryVersion} version */
+  function operationWords(version) {
+    if (version.redacted_at) return "redacted";
+    const restored = restoreOf(version);
+    if (restored) return `restored ${restored}`;
+    const same = backTo(version);
+    return same ? `back to v${same}` : version.operation;
+  }
+
+  /**
    * The number of an older version whose text this one has again (a restore, or an edit back),
    * not counting the version right before it; null if none. The history records no "restore"
    * operation, so the page says what it can see: the same bytes as vN.
@@ -364,6 +391,7 @@ export function mountHistory({ root, memory, notify, announce }) {
   async function restore(version) {
     try {
       const restored = await memory().versions.restore(version.id);
+      if (restored.memory_version_id) recordRestore(restored.memory_version_id, version.id);
       headId = restored.memory_version_id ?? headId;
       announce(`Restored: ${toToolPath(restored.path)} is back to v${versions.length - versions.indexOf(version)}, as a new version.`);
     } catch (error) {

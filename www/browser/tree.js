@@ -67,7 +67,33 @@ export function toStorePath(path) {
  * @property {boolean} [foldAll]              big stores start with every folder folded
  * @property {Set<string>} recent             paths changed a moment ago (highlighted)
  * @property {(path: string) => void} onSelect
+ * @property {Picking} [picking]               with bulk selection on: the ticked memories
  */
+
+/**
+ * Bulk selection: a checkbox before each file, ticked for the memories in `ids`.
+ * @typedef {{ ids: Set<string>, onToggle: (file: TreeFile, on: boolean) => void }} Picking
+ */
+
+/**
+ * The checkbox that picks `file` for a bulk action (nothing without bulk selection).
+ * @param {TreeFile} file
+ * @param {Picking | undefined} picking
+ */
+function pickBox(file, picking) {
+  if (!picking) return null;
+  const box = /** @type {HTMLInputElement} */ (
+    el("input", {
+      type: "checkbox",
+      className: "pick",
+      checked: picking.ids.has(file.id),
+      "aria-label": `Select ${file.path}`,
+      dataset: { testid: "pick", path: file.path },
+    })
+  );
+  box.addEventListener("change", () => picking.onToggle(file, box.checked));
+  return box;
+}
 
 /**
  * Paints the tree of `files` (a placeholder when there are none).
@@ -134,7 +160,8 @@ function renderDir(dir, view) {
       list.append(
         el(
           "li",
-          { className: "file-item" },
+          { className: `file-item${view.picking ? " picking" : ""}` },
+          pickBox(file, view.picking),
           el(
             "button",
             {
@@ -170,7 +197,7 @@ function isOpen(path, view) {
  * The files as a flat list (search results, or the most recently changed first), each with
  * its path and, for a search, the matching text marked.
  * @param {Array<{ file: TreeFile, snippet: string | null }>} items
- * @param {{ selected: string | null, query: string, onSelect: (path: string) => void, empty: string }} view
+ * @param {{ selected: string | null, query: string, onSelect: (path: string) => void, empty: string, picking?: Picking }} view
  * @returns {HTMLElement}
  */
 export function renderFlat(items, view) {
@@ -182,7 +209,8 @@ export function renderFlat(items, view) {
       const on = file.path === view.selected;
       return el(
         "li",
-        { className: "file-item" },
+        { className: `file-item${view.picking ? " picking" : ""}` },
+        pickBox(file, view.picking),
         el(
           "button",
           {

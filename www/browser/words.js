@@ -31,5 +31,6 @@ export function describeActor(actor) {
   }
   if (actor.type === "api") return "this page (host API)";
   if (actor.type === "import") return "an import";
+  if (actor.type === "expiry") return "expiry (not viewed or changed for too long)";
   return String(actor.type ?? "unknown");
 }
