@@ -42,6 +42,8 @@ pub(crate) struct History<'c> {
     prehashed: Option<Prehashed>,
     /// A directory key every file below which this command deletes or moves away.
     emptying: Option<String>,
+    /// The version a restore brings back, recorded in the new version's `created_by`.
+    restored_from: Option<String>,
 }
 
 /// The read every writing command makes in its first round, so that its version ids follow
@@ -60,6 +62,38 @@ impl<'c> History<'c> {
             times: None,
             prehashed: snap.prehashed(),
             emptying: None,
+            restored_from: None,
+        }
+    }
+
+    /// Says that the next change restores version `id`: its version's `created_by` carries
+    /// `restored_from` (docs/TOOL.md#restore), so a history can name a restore as one.
+    pub(crate) fn restoring(&mut self, id: &str) -> &mut Self {
+        self.restored_from = Some(id.to_string());
+        self
+    }
+
+    /// The actor of the next version: the command's, with `restored_from` when restoring.
+    fn created_by(&mut self) -> String {
+        let actor = self.cx.actor.clone();
+        let Some(id) = self.restored_from.take() else {
+            return actor;
+        };
+        match actor.trim_end().strip_suffix('}') {
+            Some(open) if actor.trim_start().starts_with('{') => {
+                let separator = if open.trim_end().ends_with('{') {
+                    ""
+                } else {
+                    ","
+                };
+                let mut out = String::from(open.trim_end());
+                out.push_str(separator);
+                out.push_str("\"restored_from\":");
+                crate::format::json::write_str(&mut out, &id);
+                out.push('}');
+                out
+            }
+            _ => actor,
         }
     }
 
@@ -205,6 +239,7 @@ impl<'c> History<'c> {
         old: Option<&FileRecord>,
     ) -> FileRecord {
         let version_id = self.clock.next(&mut self.ids);
+        let created_by = self.created_by();
         let (content, size, sha256) = match bytes {
             Hashed::New(b, sha) => {
                 self.writes.push(Write::PutContent {
@@ -257,7 +292,7 @@ impl<'c> History<'c> {
             sha256: Some(sha256),
             content: Some(content),
             created_at: self.cx.now,
-            created_by: self.cx.actor.clone(),
+            created_by,
             redacted_at: None,
         }));
         record

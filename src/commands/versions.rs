@@ -218,6 +218,7 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
         None => (Bytes::Stored { key, size, sha256 }, size),
     };
     let mut history = History::new(cx, snap);
+    history.restoring(id);
     let record = match live {
         Some(live) => {
             check_size(cx, Voice::Host, &live.path, size as usize)?;

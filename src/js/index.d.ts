@@ -428,6 +428,17 @@ export interface MemoriesApi {
   expire(options?: ExpireOptions): Promise<ExpireResult>;
 }
 
+/** What `usage` resolves to. */
+export interface StorageUsage {
+  /** The store's memories and the bytes of their current contents (history not included). */
+  files: number;
+  bytes: number;
+  /** The origin's usage and quota in bytes, as the browser estimates them; null if unknown. */
+  origin: { usage: number; quota: number } | null;
+  /** Whether the origin's storage is persisted (not evicted under pressure); null if unknown. */
+  persisted: boolean | null;
+}
+
 /** What `check` and `repair` resolve to. */
 export interface CheckResult {
   type: "store_check";
@@ -460,12 +471,14 @@ export type VersionOperation = "created" | "modified" | "deleted";
 
 /**
  * Who made a change. A tool opened with `mounts` also records its `session_id` (see
- * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through.
+ * `MemoryTool.sessionId`) and, with several mounts, the `mount_path` it wrote through. A
+ * restore adds `restored_from`, the version it brought back; expiry is `{ type: "expiry" }`.
  */
 export type VersionActor =
   | { type: "tool"; tool_use_id: string | null; session_id?: string; mount_path?: string }
-  | { type: "api"; session_id?: string; mount_path?: string }
+  | { type: "api"; session_id?: string; mount_path?: string; restored_from?: string }
   | { type: "import"; session_id?: string; mount_path?: string }
+  | { type: "expiry"; session_id?: string; mount_path?: string }
   | { type: string; [key: string]: unknown };
 
 /** An immutable entry of a store's history (the memory stores API's `memory_version`). */
@@ -707,6 +720,18 @@ export class MemoryTool {
   /** Per-store host state kept beside the memories (see `StateApi`). */
   readonly state: StateApi;
   /**
+   * How much a store holds (its files and their bytes, from the store's metadata: no scan), and
+   * what the browser says of the whole origin (`navigator.storage.estimate()`, `persisted()`;
+   * null where there is no such API).
+   */
+  usage(options?: StoreOption): Promise<StorageUsage>;
+  /**
+   * Asks the browser to keep this origin's storage under pressure instead of evicting it
+   * (`navigator.storage.persist()`); resolves with whether it is persisted (false where the
+   * API is missing). Browsers may grant it silently, prompt, or refuse.
+   */
+  persist(): Promise<boolean>;
+  /**
    * Finds what in a store cannot be read (malformed records, missing contents), reading no
    * content; changes nothing (docs/TOOL.md#damaged-records).
    */
@@ -886,6 +911,8 @@ export interface StorageTx {
    * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
    */
   finish?(): void;
+  /** Optional (required by `MemoryTool.usage`): the file count and the bytes of the files. */
+  getUsage?(cb: (usage: { files: number; bytes: number }) => void): void;
   /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */
   getContentKeys?(cb: (keys: string[]) => void): void;
   /**

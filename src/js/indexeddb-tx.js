@@ -228,6 +228,14 @@ export class IndexedDbTx {
   }
 
   /**
+   * The store's file count and the bytes of its files (StoreMeta; no scan).
+   * @param {(usage: { files: number, bytes: number }) => void} cb
+   */
+  getUsage(cb) {
+    this.#withMeta((meta) => cb({ files: meta.files, bytes: meta.bytes }));
+  }
+
+  /**
    * Whether the store is archived (StoreMeta `archivedAt`).
    * @param {(yes: boolean) => void} cb
    */

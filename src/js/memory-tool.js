@@ -2,7 +2,7 @@
 // has the transaction driver (driver.js) run it; no command logic lives here: texts and rules
 // come from the core.
 
-import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor } from "./errors.js";
+import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor, toStorageError } from "./errors.js";
 import {
   API_ACTOR,
   actor,
@@ -435,6 +435,60 @@ export class MemoryTool {
     const by = actor("api", this.#recordedSession);
     const outcome = await this.#perform(this.#engine.startWrite(path, bytes, Date.now(), entropy(), by));
     if (outcome.isError) throw hostError(outcome);
+  }
+
+  /**
+   * How much a store holds, and what the browser says of the origin's storage.
+   * @param {import("./index.js").StoreOption} [options]
+   * @returns {Promise<import("./index.js").StorageUsage>}
+   */
+  async usage(options) {
+    this.#checkOpen();
+    const { store, ...rest } = optionsArg("usage", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "usage: the only option is store.");
+    const handle = this.#handles[this.#mountOf("usage", store)];
+    /** @type {{ files: number, bytes: number } | undefined} */
+    let counted;
+    try {
+      await handle.transaction("readonly", (tx) => {
+        if (typeof tx.getUsage !== "function") {
+          throw new MemoryToolError("STORAGE_FAILED", "This storage cannot say how much it holds (getUsage).");
+        }
+        tx.getUsage((usage) => (counted = usage));
+      });
+    } catch (error) {
+      throw toStorageError(error);
+    }
+    const manager = /** @type {any} */ (globalThis).navigator?.storage;
+    /** @type {{ usage: number, quota: number } | null} */
+    let origin = null;
+    /** @type {boolean | null} */
+    let persisted = null;
+    try {
+      if (typeof manager?.estimate === "function") {
+        const { usage = 0, quota = 0 } = await manager.estimate();
+        origin = { usage, quota };
+      }
+      if (typeof manager?.persisted === "function") persisted = Boolean(await manager.persisted());
+    } catch {
+      // Not allowed here (an opaque origin, a worker without it): unknown.
+    }
+    return { files: counted?.files ?? 0, bytes: counted?.bytes ?? 0, origin, persisted };
+  }
+
+  /**
+   * Asks the browser to persist this origin's storage; resolves with whether it is persisted.
+   * @returns {Promise<boolean>}
+   */
+  async persist() {
+    this.#checkOpen();
+    const manager = /** @type {any} */ (globalThis).navigator?.storage;
+    if (typeof manager?.persist !== "function") return false;
+    try {
+      return Boolean(await manager.persist());
+    } catch {
+      return false;
+    }
   }
 
   /**

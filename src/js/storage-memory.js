@@ -483,6 +483,14 @@ class InMemoryTx {
     this.#data.setVersion(id, undefined);
   }
 
+  /** @param {(usage: { files: number, bytes: number }) => void} cb */
+  getUsage(cb) {
+    this.#checkActive();
+    let bytes = 0;
+    for (const record of this.#data.files.values()) if (typeof record.size === "number") bytes += record.size;
+    cb({ files: this.#data.files.size, bytes });
+  }
+
   /** @param {(yes: boolean) => void} cb */
   isArchived(cb) {
     this.#checkActive();

@@ -168,4 +168,23 @@ describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
     assert.deepEqual(session.pageProblems, []);
     await page.close();
   });
+
+  it("usage() and persist() in Chromium: the store's figures and the origin's", async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(async () => {
+      const tool = await harness.pkg.MemoryTool.open({ store: "usage" });
+      await tool.memories.create({ path: "/a.md", content: "x".repeat(1000) });
+      const usage = await tool.usage();
+      const persisted = await tool.persist();
+      tool.close();
+      return { usage, persisted };
+    });
+    assert.equal(seen.usage.files, 1);
+    assert.equal(seen.usage.bytes, 1000);
+    assert.ok(seen.usage.origin && seen.usage.origin.quota > 0 && seen.usage.origin.usage > 0, JSON.stringify(seen.usage));
+    assert.equal(typeof seen.usage.persisted, "boolean");
+    assert.equal(typeof seen.persisted, "boolean");
+    console.log(`# usage in Chromium: ${JSON.stringify(seen)}`);
+    await page.close();
+  });
 });

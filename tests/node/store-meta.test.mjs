@@ -308,3 +308,20 @@ for (const [name, makeStorage] of [
     stores.close();
   });
 }
+
+for (const [name, makeStorage] of [
+  ["IndexedDbStorage", () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange })],
+  ["InMemoryStorage", () => new InMemoryStorage()],
+]) {
+  test(`${name}: usage() counts the store's files and bytes from its metadata; persist() says no where there is no API`, async () => {
+    const tool = await MemoryTool.open({ storage: makeStorage(), store: "usage" });
+    assert.deepEqual(await tool.usage(), { files: 0, bytes: 0, origin: null, persisted: null });
+    await tool.memories.create({ path: "/a.md", content: "12345" });
+    await tool.memories.create({ path: "/d/b.md", content: "abc" });
+    await tool.execute({ command: "delete", path: "/memories/d" });
+    assert.deepEqual(await tool.usage(), { files: 1, bytes: 5, origin: null, persisted: null });
+    assert.equal(await tool.persist(), false);
+    await assert.rejects(tool.usage({ stroe: "x" }), (error) => error.code === "INVALID_INPUT");
+    tool.close();
+  });
+}

@@ -649,7 +649,7 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       const [newest] = await allVersions(m);
       assert.equal(newest.id, restored.memory_version_id);
       assert.equal(newest.operation, "modified");
-      assert.deepEqual(newest.created_by, { type: "api" });
+      assert.deepEqual(newest.created_by, { type: "api", restored_from: memory.memory_version_id });
       assert.equal((await m.memories.get(memory.id)).content, "first");
 
       // Deleted, its path free: it comes back there with its id.
