@@ -499,14 +499,11 @@ export class MemorySync {
     const requestsBefore = this.#requests;
     const result = this.#blank();
     const nav = /** @type {any} */ (globalThis).navigator;
-    if (nav && nav.onLine === false) {
-      this.#setStatus({ state: "offline" });
-      result.error = "offline";
-      this.#failures++;
-      return result;
-    }
-    this.#setStatus({ state: "syncing" });
     try {
+      // The browser knows it has no network: no request is sent (the `online` event, or the
+      // backoff below, brings the next pass).
+      if (nav && nav.onLine === false) throw new MemorySyncError("OFFLINE", "offline");
+      this.#setStatus({ state: "syncing" });
       await this.#reconcile(result);
       result.ok = true;
       this.#failures = 0;
@@ -517,7 +514,8 @@ export class MemorySync {
       result.error = messageOf(error);
       // Offline only when a request got no answer; a local failure (a vanished or damaged
       // store) is an error the host must see.
-      const offline = error === this.#unanswered && !this.#abort.signal.aborted;
+      const offline =
+        codeOf(error) === "OFFLINE" || (error === this.#unanswered && !this.#abort.signal.aborted);
       this.#setStatus({ state: offline ? "offline" : "error", lastError: result.error });
     }
     result.requests = this.#requests - requestsBefore;
