@@ -17,9 +17,10 @@
 //                   ratios 8,000 / 1,000 files and 3,000 / 300 versions (bench/workload.mjs's
 //                   scaleCases; --files does not change these stores). Not in the default run
 //                   (it takes ~2 minutes more): --only scale, or name every part.
-//         sync      MemorySync against the hosted memory stores emulator (through the SDK client, in
-//                   Node, in-memory storage): a first download and a no-change pass over 1,000 and
-//                   10,000 memories of 1 KB, with the requests each sent (bench/sync-suite.mjs)
+//         sync      MemorySync against the hosted memory stores emulator (through the SDK client):
+//                   a first download and a no-change pass over 1,000 and 10,000 memories of 1 KB in
+//                   Node (in-memory storage), and over 1,000 in Chromium (IndexedDB), with the
+//                   requests each sent (bench/sync-suite.mjs)
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
 // --runs N: measured runs of each per-file command in Chromium (default 100; the directory
 // commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
@@ -135,8 +136,8 @@ async function main() {
     ];
   });
   await runPart("sync", async () => {
-    const { runSyncSuite } = await import("./sync-suite.mjs");
-    return runSyncSuite({ log });
+    const { runSyncSuite, runSyncBrowser } = await import("./sync-suite.mjs");
+    return [...(await runSyncSuite({ log })), ...(await runSyncBrowser({ log }))];
   });
   await runPart("size", async () => {
     const { measureSizes } = await import("./sizes.mjs");
@@ -348,13 +349,14 @@ function render(machine, rows) {
     );
   }
 
-  const sync = rows.filter((r) => r.suite === "sync-node");
+  const sync = rows.filter((r) => r.suite === "sync-node" || r.suite === "sync-chromium");
   if (sync.length > 0) {
+    const where = (/** @type {any} */ r) => (r.suite === "sync-node" ? "Node, in-memory" : "Chromium, IndexedDB");
     lines.push(
       "",
       ...table(
-        [["sync with a hosted store (emulator, Node, memories of 1 KB)", "time", "requests", "mutating"]],
-        sync.map((r) => [r.case, formatMs(r.median_ms), group(r.requests), group(r.mutating_requests)]),
+        [["sync with a hosted store (emulator, memories of 1 KB)", "where", "time", "requests", "mutating"]],
+        sync.map((r) => [r.case, where(r), formatMs(r.median_ms), group(r.requests), group(r.mutating_requests)]),
       ),
       "  One run each, the emulator on 127.0.0.1 in the same process: the requests are the number to compare.",
     );
