@@ -11,6 +11,8 @@
 #   path        MemoryPath::parse against an independent reading of docs/TOOL.md#path-rules
 #   engine      bytes as up to 64 commands over a small path universe, invariants after each
 #   json        the JSON reader against serde_json
+#   bundle      real exports mutated and made-up bundles imported: a refusal writes nothing, a
+#               success keeps every store invariant and its export re-imports identically
 # FUZZ_TARGETS="path engine" picks some; FUZZ_SEED sets libFuzzer's seed for --runs (default 1).
 #
 # Stable Rust: cargo-fuzz's coverage flags (-Cpasses=sancov-module, -Cllvm-args=...) are stable;
@@ -34,7 +36,7 @@ case "${1:-}" in
   *[!0-9]*) echo "usage: bash scripts/fuzz.sh [SECONDS] | --runs N" >&2; exit 2 ;;
   *) seconds=$1 ;;
 esac
-read -r -a targets <<<"${FUZZ_TARGETS:-tool_input path engine json}"
+read -r -a targets <<<"${FUZZ_TARGETS:-tool_input path engine json bundle}"
 
 log() { printf 'fuzz: %s\n' "$*"; }
 

@@ -56,6 +56,25 @@ pub fn system_prompt(mounts_json: &str) -> Result<String, JsValue> {
     Ok(crate::session::plan::system_prompt(&mounts))
 }
 
+/// The streamed export's start: the bundle's text before its first memory.
+#[wasm_bindgen(js_name = bundleHead)]
+pub fn bundle_head() -> String {
+    crate::commands::bundle::streamed::head()
+}
+
+/// One memory of a streamed export, from its stored record (JSON) and bytes; `undefined` when
+/// the record cannot be read or does not match its bytes.
+#[wasm_bindgen(js_name = bundleMemory)]
+pub fn bundle_memory(record_json: &str, bytes: &[u8], include_versions: bool) -> Option<String> {
+    crate::commands::bundle::streamed::memory(record_json, bytes, include_versions)
+}
+
+/// One version of a streamed export, from its stored record (JSON) and content, if any.
+#[wasm_bindgen(js_name = bundleVersion)]
+pub fn bundle_version(version_json: &str, content: Option<Vec<u8>>) -> Option<String> {
+    crate::commands::bundle::streamed::version(version_json, content.as_deref())
+}
+
 /// A session's mounted stores (limits and access of each) for the commands it starts.
 #[wasm_bindgen]
 #[derive(Debug)]

@@ -77,23 +77,48 @@ fn load() -> Vec<Payload> {
     payloads
 }
 
-/// A path as results echo it (docs/TOOL.md#result-shape): whole up to 2,000 characters, else
-/// its first 2,000 and its length.
+/// A path as results echo it (docs/TOOL.md#result-shape): controls and invisible formatting
+/// characters escaped (`\t`, `\n`, `\r`, `\u{XXXX}`), whole up to 2,000 characters as shown,
+/// else cut there and followed by its length.
 fn echoed(path: &str) -> String {
-    let count = path.chars().count();
-    if count <= 2_000 {
-        return path.to_string();
-    }
-    let head: String = path.chars().take(2_000).collect();
-    let digits = count.to_string();
-    let mut grouped = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
+    let hidden = |n: u32| {
+        n <= 0x1f
+            || (0x7f..=0x9f).contains(&n)
+            || [
+                0x2028, 0x2029, 0xad, 0x61c, 0x180e, 0x200b, 0x200e, 0x200f, 0xfeff,
+            ]
+            .contains(&n)
+            || (0x202a..=0x202e).contains(&n)
+            || (0x2060..=0x2064).contains(&n)
+            || (0x2066..=0x2069).contains(&n)
+            || (0xe0000..=0xe007f).contains(&n)
+    };
+    let mut head = String::new();
+    let mut shown = 0;
+    for c in path.chars() {
+        let piece = match c {
+            '\t' => "\\t".to_string(),
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            c if hidden(c as u32) => format!("\\u{{{:04X}}}", c as u32),
+            c => c.to_string(),
+        };
+        let width = piece.chars().count();
+        if shown + width > 2_000 {
+            let digits = path.chars().count().to_string();
+            let mut grouped = String::new();
+            for (i, d) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i) % 3 == 0 {
+                    grouped.push(',');
+                }
+                grouped.push(d);
+            }
+            return format!("{head}… [{grouped} characters in all]");
         }
-        grouped.push(d);
+        shown += width;
+        head.push_str(&piece);
     }
-    format!("{head}… [{grouped} characters in all]")
+    head
 }
 
 /// The text of docs/TOOL.md#path-rules for a refused payload.

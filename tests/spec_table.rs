@@ -147,6 +147,14 @@ fn section_2_paths() {
             format!("Error: Invalid path {p}: {why}"),
         )
     };
+    // A refused character is echoed escaped (docs/TOOL.md#result-shape): the path as shown.
+    let invalid_shown = |p: &str, shown: &str, why: &str| {
+        err(
+            NONE,
+            format!(r#"{{"command":"create","path":{},"file_text":"x"}}"#, q(p)),
+            format!("Error: Invalid path {shown}: {why}"),
+        )
+    };
     let pct = "percent-encoded '.', '/', '\\' or control characters are not allowed";
     let long = format!("/memories/{}", "é".repeat(508)); // 10 + 1,016 bytes
     check(
@@ -164,14 +172,14 @@ fn section_2_paths() {
             invalid("/memories//a", "empty segment"),
             invalid("/memories/a/./b", "'.' segments are not allowed"),
             invalid("/memories/a\\..\\b", "backslashes are not allowed"),
-            invalid("/memories/a\tb", "control characters are not allowed"),
-            invalid("/memories/a\u{7f}", "control characters are not allowed"),
-            invalid("/memories/a\u{9f}", "control characters are not allowed"),
-            invalid("/memories/a\u{2029}", "control characters are not allowed"),
-            invalid("/memories/\u{ad}a", "invisible formatting characters are not allowed"),
-            invalid("/memories/a\u{200b}", "invisible formatting characters are not allowed"),
-            invalid("/memories/a\u{2066}", "invisible formatting characters are not allowed"),
-            invalid("/memories/\u{feff}a", "invisible formatting characters are not allowed"),
+            invalid_shown("/memories/a\tb", "/memories/a\\tb", "control characters are not allowed"),
+            invalid_shown("/memories/a\u{7f}", "/memories/a\\u{007F}", "control characters are not allowed"),
+            invalid_shown("/memories/a\u{9f}", "/memories/a\\u{009F}", "control characters are not allowed"),
+            invalid_shown("/memories/a\u{2029}", "/memories/a\\u{2029}", "control characters are not allowed"),
+            invalid_shown("/memories/\u{ad}a", "/memories/\\u{00AD}a", "invisible formatting characters are not allowed"),
+            invalid_shown("/memories/a\u{200b}", "/memories/a\\u{200B}", "invisible formatting characters are not allowed"),
+            invalid_shown("/memories/a\u{2066}", "/memories/a\\u{2066}", "invisible formatting characters are not allowed"),
+            invalid_shown("/memories/\u{feff}a", "/memories/\\u{FEFF}a", "invisible formatting characters are not allowed"),
             invalid("/memories/%2e%2e", pct),
             invalid("/memories/%2E", pct),
             invalid("/memories/%252e%252e", pct),

@@ -21,6 +21,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("path", path),
     ("engine", engine),
     ("json", json_no_panic),
+    ("bundle", bundle),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -133,7 +134,8 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
         &raw["/memories".len()..]
     } else {
         return Err(format!(
-            "Error: Path must be /memories or start with /memories/, got: {raw}"
+            "Error: Path must be /memories or start with /memories/, got: {}",
+            spec_echo(raw)
         ));
     };
     let rest = rest.strip_suffix('/').unwrap_or(rest);
@@ -144,7 +146,8 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
     };
     if segments.contains(&"..") {
         return Err(format!(
-            "Error: Path {raw} would escape /memories directory"
+            "Error: Path {} would escape /memories directory",
+            spec_echo(raw)
         ));
     }
     let reason = if segments.iter().any(|s| s.is_empty()) {
@@ -176,9 +179,46 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
         ("/memories".len() + key.len() > 1024).then(|| "longer than 1,024 bytes".to_string())
     });
     match reason {
-        Some(reason) => Err(format!("Error: Invalid path {raw}: {reason}")),
+        Some(reason) => Err(format!("Error: Invalid path {}: {reason}", spec_echo(raw))),
         None => Ok(key),
     }
+}
+
+/// docs/TOOL.md#result-shape: an echoed input with its controls and invisible formatting
+/// characters escaped (`\t`, `\n`, `\r`, `\u{XXXX}`), cut after 2,000 characters as shown.
+pub fn spec_echo(raw: &str) -> String {
+    let pieces: Vec<String> = raw
+        .chars()
+        .map(|c| match c {
+            '\t' => "\\t".to_string(),
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            c if spec_control(c) || spec_invisible(c) => format!("\\u{{{:04X}}}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
+    let mut out = String::new();
+    let mut shown = 0;
+    for piece in &pieces {
+        let width = piece.chars().count();
+        if shown + width > 2_000 {
+            return format!("{out}… [{} characters in all]", group(raw.chars().count()));
+        }
+        shown += width;
+        out.push_str(piece);
+    }
+    out
+}
+
+fn group(n: usize) -> String {
+    // Groups of three digits from the right, joined with `,`.
+    let reversed: Vec<char> = n.to_string().chars().rev().collect();
+    let groups: Vec<String> = reversed
+        .chunks(3)
+        .map(|g| g.iter().rev().collect())
+        .rev()
+        .collect();
+    groups.join(",")
 }
 
 /// docs/TOOL.md#path-rules: C0, DEL and C1 controls, and the line and paragraph separators.
@@ -780,4 +820,480 @@ fn check_files(store: &MemStore) {
 pub fn json_no_panic(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = Json::parse(&text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Target 5: bundles. An import either refuses with nothing written, or leaves a store whose every
+// invariant holds and whose export imports again into an identical store (docs/TOOL.md#bundles).
+
+/// The first byte picks the input's shape: even, a real export (one of `real_bundles`) put
+/// through the mutations the rest of the bytes spell; odd, a bundle made up from the bytes
+/// (`made_up_bundle`). Bit 1 imports into an empty store rather than a seeded one; bits 2-3 pick
+/// `on_conflict`.
+pub fn bundle(data: &[u8]) {
+    bundle_imported(data);
+}
+
+/// `bundle`, saying what happened: `Some(true)` imported, `Some(false)` refused, `None` for no
+/// input.
+pub fn bundle_imported(data: &[u8]) -> Option<bool> {
+    let (&flags, rest) = data.split_first()?;
+    let bundle = if flags & 1 == 0 {
+        let reals = real_bundles();
+        let pick = rest.first().map_or(0, |b| usize::from(*b) % reals.len());
+        let mut bundle = reals[pick].clone();
+        for op in rest.get(1..).unwrap_or_default().chunks(3) {
+            mutate(&mut bundle, op);
+        }
+        bundle
+    } else {
+        made_up_bundle(rest)
+    };
+    let on_conflict = ["skip", "overwrite", "fail", "skip"][usize::from(flags >> 2 & 3)];
+    let mut store = if flags & 2 == 0 {
+        seeded_history_store()
+    } else {
+        MemStore::new(Config::default())
+    };
+    Some(check_import(&mut store, &bundle, on_conflict))
+}
+
+/// Imports `bundle` into `store` and checks the outcome: a refusal writes nothing; a success
+/// leaves every invariant holding, and the store's export imports into a fresh store that
+/// exports the same bundle again.
+pub fn check_import(store: &mut MemStore, bundle: &Json, on_conflict: &str) -> bool {
+    let before = store.clone();
+    let call = format!(
+        r#"{{"call":"import","bundle":{},"on_conflict":{}}}"#,
+        memory_tool_wasm::write_value(bundle),
+        quote(on_conflict)
+    );
+    let outcome = store.run(Operation::host(&call));
+    if outcome.is_error() {
+        assert!(outcome.error.is_some(), "a refusal without a code");
+        assert_eq!(store.files, before.files, "a refused import wrote files");
+        assert_eq!(
+            store.versions, before.versions,
+            "a refused import wrote versions"
+        );
+        assert_eq!(
+            store.contents, before.contents,
+            "a refused import wrote contents"
+        );
+        return false;
+    }
+    check_store(store);
+    let first = export_of(store);
+    let mut again = MemStore::new(Config::default());
+    again.clock = store.clock;
+    let call = format!(
+        r#"{{"call":"import","bundle":{},"on_conflict":"fail"}}"#,
+        memory_tool_wasm::write_value(&first)
+    );
+    let reimported = again.run(Operation::host(&call));
+    assert!(
+        !reimported.is_error(),
+        "an export does not import again: {}",
+        reimported.text_content()
+    );
+    check_store(&again);
+    // The same memories, heads and times (where the bytes are kept is the store's own choice).
+    let shape = |s: &MemStore| -> Vec<_> {
+        s.files
+            .values()
+            .map(|r| {
+                (
+                    r.path.clone(),
+                    r.id.clone(),
+                    r.size,
+                    r.sha256.clone(),
+                    r.created_at,
+                    r.updated_at,
+                    r.version.clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        shape(store),
+        shape(&again),
+        "the re-import holds other files"
+    );
+    assert_eq!(
+        export_of(&again),
+        first,
+        "the re-import exports another bundle"
+    );
+    true
+}
+
+/// The store's export with its history, as JSON.
+fn export_of(store: &MemStore) -> Json {
+    let mut reader = store.clone();
+    let outcome = reader.run(Operation::host(
+        r#"{"call":"export","include_versions":true}"#,
+    ));
+    assert!(
+        !outcome.is_error(),
+        "export failed: {}",
+        outcome.text_content()
+    );
+    Json::parse(outcome.value.as_deref().unwrap_or("")).expect("an export is JSON")
+}
+
+/// A store with history: edits, a rename, a binary file, a deletion and a redacted version.
+pub fn seeded_history_store() -> MemStore {
+    static SEEDED: std::sync::OnceLock<MemStore> = std::sync::OnceLock::new();
+    SEEDED
+        .get_or_init(|| {
+            let mut store = MemStore::new(Config::default());
+            for input in [
+                r#"{"command":"create","path":"/memories/a.md","file_text":"one\ntwo\n"}"#,
+                r#"{"command":"str_replace","path":"/memories/a.md","old_str":"one","new_str":"uno"}"#,
+                r#"{"command":"create","path":"/memories/notes/b.md","file_text":"b"}"#,
+                r#"{"command":"rename","old_path":"/memories/notes/b.md","new_path":"/memories/notes/c.md"}"#,
+                r#"{"command":"create","path":"/memories/gone.md","file_text":"bye"}"#,
+                r#"{"command":"delete","path":"/memories/gone.md"}"#,
+                r#"{"command":"create","path":"/memories/caf\u00e9.md","file_text":"caf\u00e9"}"#,
+            ] {
+                let outcome = store.execute(input);
+                assert!(!outcome.is_error(), "seeding: {input}");
+            }
+            let outcome = store.run(Operation::host_write("/memories/img.bin", vec![0xff, 0, 1, 2]));
+            assert!(!outcome.is_error(), "seeding the binary file");
+            let first = store.versions.keys().next().cloned().unwrap_or_default();
+            let outcome = store.run(Operation::host(&format!(
+                r#"{{"call":"versions.redact","id":{}}}"#,
+                quote(&first)
+            )));
+            assert!(!outcome.is_error(), "seeding a redaction: {}", outcome.text_content());
+            check_store(&store);
+            store
+        })
+        .clone()
+}
+
+/// Real exports: of the seeded store with history, without it, and of an empty store.
+pub fn real_bundles() -> &'static [Json] {
+    static REAL: std::sync::OnceLock<Vec<Json>> = std::sync::OnceLock::new();
+    REAL.get_or_init(|| {
+        let store = seeded_history_store();
+        let mut plain = store.clone();
+        let without = plain.run(Operation::host(
+            r#"{"call":"export","include_versions":false}"#,
+        ));
+        let without = Json::parse(without.value.as_deref().unwrap_or("")).expect("JSON");
+        vec![
+            export_of(&store),
+            without,
+            export_of(&MemStore::new(Config::default())),
+        ]
+    })
+}
+
+/// Values a mutation writes in place of another: what a hostile or broken bundle holds.
+fn pool(i: u8, bundle: &Json) -> Json {
+    let strings = [
+        "",
+        "memver_~",
+        "memver_0",
+        "memver_zzzzzzzzzzzzzzzzzzzzz",
+        "mem_0",
+        "/memories/../x",
+        "/a/../b",
+        "/a.md",
+        "/notes/c.md/d",
+        "/x\u{0}y",
+        "2200-01-01T00:00:00Z",
+        "2026-01-01T00:00:00.001Z",
+        "not a time",
+        "created",
+        "modified",
+        "deleted",
+        "renamed",
+        "one\ntwo\n",
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "/wAB",
+        "!!",
+        "memory-tool-wasm/bundle",
+    ];
+    match i % 8 {
+        0 => Json::Null,
+        1 => Json::Bool(i & 8 != 0),
+        2 => Json::int(i64::from(i) - 128),
+        3 => Json::int(if i & 8 == 0 { i64::MAX } else { 1 << 53 }),
+        4 => Json::Array(Vec::new()),
+        5 => Json::Object(Vec::new()),
+        6 => {
+            // A copy of some node of the bundle: ids, paths and contents in the wrong place.
+            let nodes = count_nodes(bundle);
+            node_at(bundle, usize::from(i) % nodes.max(1))
+                .cloned()
+                .unwrap_or(Json::Null)
+        }
+        _ => Json::string(strings[usize::from(i >> 3) % strings.len()]),
+    }
+}
+
+fn count_nodes(json: &Json) -> usize {
+    1 + match json {
+        Json::Array(items) => items.iter().map(count_nodes).sum(),
+        Json::Object(members) => members.iter().map(|(_, v)| count_nodes(v)).sum(),
+        _ => 0,
+    }
+}
+
+fn node_at(json: &Json, mut index: usize) -> Option<&Json> {
+    if index == 0 {
+        return Some(json);
+    }
+    index -= 1;
+    let children: Vec<&Json> = match json {
+        Json::Array(items) => items.iter().collect(),
+        Json::Object(members) => members.iter().map(|(_, v)| v).collect(),
+        _ => Vec::new(),
+    };
+    for child in children {
+        let size = count_nodes(child);
+        if index < size {
+            return node_at(child, index);
+        }
+        index -= size;
+    }
+    None
+}
+
+fn node_at_mut(json: &mut Json, mut index: usize) -> Option<&mut Json> {
+    if index == 0 {
+        return Some(json);
+    }
+    index -= 1;
+    let children: Vec<&mut Json> = match json {
+        Json::Array(items) => items.iter_mut().collect(),
+        Json::Object(members) => members.iter_mut().map(|(_, v)| v).collect(),
+        _ => Vec::new(),
+    };
+    for child in children {
+        let size = count_nodes(child);
+        if index < size {
+            return node_at_mut(child, index);
+        }
+        index -= size;
+    }
+    None
+}
+
+/// One mutation, spelled by up to three bytes: what to do, to which node, with which value.
+fn mutate(bundle: &mut Json, op: &[u8]) {
+    let (what, at, value) = match op {
+        [a, b, c] => (*a, *b, *c),
+        [a, b] => (*a, *b, 0),
+        [a] => (*a, 0, 0),
+        _ => return,
+    };
+    let nodes = count_nodes(bundle);
+    // Most mutations aim at the leaves of memories and versions: spread `at` over every node.
+    let index = (usize::from(at) * 7 + usize::from(value)) % nodes;
+    let replacement = pool(value, bundle);
+    let Some(node) = node_at_mut(bundle, index) else {
+        return;
+    };
+    match what % 6 {
+        // Replace the node.
+        0 | 1 => *node = replacement,
+        // Drop a member or an item.
+        2 => match node {
+            Json::Object(members) if !members.is_empty() => {
+                members.remove(usize::from(value) % members.len());
+            }
+            Json::Array(items) if !items.is_empty() => {
+                items.remove(usize::from(value) % items.len());
+            }
+            _ => *node = Json::Null,
+        },
+        // Duplicate an item or a member (twice the same id or path; a key given twice).
+        3 => match node {
+            Json::Array(items) if !items.is_empty() => {
+                let copy = items[usize::from(value) % items.len()].clone();
+                items.push(copy);
+            }
+            Json::Object(members) if !members.is_empty() => {
+                let copy = members[usize::from(value) % members.len()].clone();
+                members.push(copy);
+            }
+            _ => {}
+        },
+        // Reorder: swap two items, or reverse a list.
+        4 => {
+            if let Json::Array(items) = node {
+                if items.len() > 1 {
+                    let (i, j) = (
+                        usize::from(value) % items.len(),
+                        usize::from(at) % items.len(),
+                    );
+                    items.swap(i, j);
+                } else {
+                    items.reverse();
+                }
+            }
+        }
+        // Edit a string: cut it, or add a character.
+        _ => {
+            if let Json::Str(s) = node {
+                let chars: Vec<char> = s.text.chars().collect();
+                let keep = usize::from(value) % (chars.len() + 1);
+                let mut text: String = chars[..keep].iter().collect();
+                if value & 1 == 1 {
+                    text.push(['0', 'z', '~', '/', '\u{301}', 'é'][usize::from(at) % 6]);
+                }
+                *node = Json::string(&text);
+            }
+        }
+    }
+}
+
+/// A bundle made up from bytes: up to 4 memories and 8 versions over a small universe of ids,
+/// paths and contents, hashes right or wrong, heads named or not.
+pub fn made_up_bundle(data: &[u8]) -> Json {
+    let mut bytes = data.iter().copied();
+    let mut next = move || bytes.next().unwrap_or(0);
+    let paths = [
+        "/a.md",
+        "/b.md",
+        "/d/a.md",
+        "/d",
+        "/caf\u{e9}.md",
+        "/cafe\u{301}.md",
+        "/x/../y",
+    ];
+    let contents = ["", "one", "two\n", "caf\u{e9}", "k"];
+    let ids = [
+        "mem_aaaaaaaaaaaaaaaaaaaaaaaa",
+        "mem_bbbbbbbbbbbbbbbbbbbbbbbb",
+        "mem_cccccccccccccccccccccccc",
+    ];
+    let version_ids = [
+        "memver_1kdvdna0100004rs9c9j5",
+        "memver_1kdvdna020000rxfezwgr",
+        "memver_1kdvdna030000b5g7ffac",
+        "memver_1kdvdna040000akrafkq5",
+        "memver_1kdvdna050000ywbwh8wj",
+        "memver_1kdvdna0600000dsn2p36",
+    ];
+    let times = [
+        "2026-01-01T00:00:00.001Z",
+        "2026-01-01T00:00:00.002Z",
+        "2025-12-31T23:59:59Z",
+    ];
+    let pick = |b: u8, n: usize| usize::from(b) % n;
+    let sha = |text: &str, right: bool| {
+        if right {
+            memory_tool_wasm::sha256_hex(text.as_bytes())
+        } else {
+            memory_tool_wasm::sha256_hex(b"something else")
+        }
+    };
+    let mut versions = Vec::new();
+    for _ in 0..(next() % 9) {
+        let (b1, b2, b3, b4) = (next(), next(), next(), next());
+        let content = contents[pick(b2, contents.len())];
+        let operation = ["created", "modified", "deleted", "modified"][pick(b3, 4)];
+        let redacted = b4 & 1 == 1 && operation != "deleted";
+        let holds = operation != "deleted" && !redacted;
+        let text = |v: &str| if holds { Json::string(v) } else { Json::Null };
+        versions.push(Json::Object(vec![
+            (
+                "id".into(),
+                Json::string(version_ids[pick(b1, version_ids.len())]),
+            ),
+            (
+                "memory_id".into(),
+                Json::string(ids[pick(b1 >> 4, ids.len())]),
+            ),
+            ("operation".into(), Json::string(operation)),
+            (
+                "path".into(),
+                if redacted {
+                    Json::Null
+                } else {
+                    Json::string(paths[pick(b2 >> 4, paths.len())])
+                },
+            ),
+            ("content".into(), text(content)),
+            (
+                "content_sha256".into(),
+                if holds {
+                    Json::string(&sha(content, b4 & 2 == 0))
+                } else {
+                    Json::Null
+                },
+            ),
+            (
+                "content_size_bytes".into(),
+                if holds {
+                    Json::int(content.len() as i64 + i64::from(b4 >> 7))
+                } else {
+                    Json::Null
+                },
+            ),
+            (
+                "created_at".into(),
+                Json::string(times[pick(b3 >> 4, times.len())]),
+            ),
+            (
+                "created_by".into(),
+                Json::Object(vec![("type".into(), Json::string("import"))]),
+            ),
+            (
+                "redacted_at".into(),
+                if redacted {
+                    Json::string(times[0])
+                } else {
+                    Json::Null
+                },
+            ),
+        ]));
+    }
+    let mut memories = Vec::new();
+    for _ in 0..(next() % 5) {
+        let (b1, b2, b3, b4) = (next(), next(), next(), next());
+        let content = contents[pick(b2, contents.len())];
+        let mut members = vec![
+            ("id".into(), Json::string(ids[pick(b1, ids.len())])),
+            (
+                "path".into(),
+                Json::string(paths[pick(b1 >> 4, paths.len())]),
+            ),
+            ("content".into(), Json::string(content)),
+            (
+                "content_sha256".into(),
+                Json::string(&sha(content, b4 & 1 == 0)),
+            ),
+            ("content_size_bytes".into(), Json::int(content.len() as i64)),
+            (
+                "created_at".into(),
+                Json::string(times[pick(b3, times.len())]),
+            ),
+            (
+                "updated_at".into(),
+                Json::string(times[pick(b3 >> 2, times.len())]),
+            ),
+        ];
+        if b4 & 2 == 0 {
+            members.push((
+                "memory_version_id".into(),
+                Json::string(version_ids[pick(b4 >> 2, version_ids.len())]),
+            ));
+        }
+        memories.push(Json::Object(members));
+    }
+    let mut members = vec![
+        ("format".into(), Json::string("memory-tool-wasm/bundle")),
+        ("format_version".into(), Json::int(1)),
+        ("memories".into(), Json::Array(memories)),
+    ];
+    if !versions.is_empty() || next() & 1 == 1 {
+        members.push(("versions".into(), Json::Array(versions)));
+    }
+    Json::Object(members)
 }

@@ -84,24 +84,30 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
         if memories.len() > 1 {
             memories.push(',');
         }
-        let mut item = ObjectWriter::new(&mut memories);
-        item.str("id", &record.id).str("path", &record.path);
-        write_content_members(&mut item, bytes);
-        item.str("content_sha256", &record.sha256)
-            .int("content_size_bytes", record.size as i64)
-            .str("created_at", &rfc3339(record.created_at))
-            .str("updated_at", &rfc3339(record.updated_at))
-            .str("last_accessed_at", &rfc3339(record.last_used()));
-        if include_versions {
-            item.opt_str("memory_version_id", record.version.as_deref());
-        }
-        item.finish();
+        write_memory_entry(&mut memories, record, bytes, include_versions);
     }
     memories.push(']');
     bundle.raw("memories", &memories);
     if include_versions {
+        // A bundle's history replays to its memories (an import checks it): the versions of a
+        // live memory left out above are left out too, while a deleted memory's history, which
+        // ends in its deletion, comes along.
+        let exported: HashSet<&str> = records
+            .iter()
+            .filter(|r| snap.content(&r.content).is_some())
+            .map(|r| r.id.as_str())
+            .collect();
+        let mut ends_deleted: HashMap<&str, bool> = HashMap::new();
+        for version in versions.iter() {
+            ends_deleted.insert(&version.memory_id, version.operation == Change::Deleted);
+        }
         let mut history = String::from("[");
         for version in versions.iter() {
+            let memory = version.memory_id.as_str();
+            if !exported.contains(memory) && ends_deleted.get(memory) != Some(&true) {
+                skip("version_id", &version.id, "its memory was left out");
+                continue;
+            }
             let content = version.content.as_deref().and_then(|k| snap.content(k));
             if content.is_none() && version.content.is_some() && version.redacted_at.is_none() {
                 skip("version_id", &version.id, "its content is missing");
@@ -110,23 +116,7 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
             if history.len() > 1 {
                 history.push(',');
             }
-            let mut item = ObjectWriter::new(&mut history);
-            item.str("id", &version.id)
-                .str("memory_id", &version.memory_id)
-                .str("operation", version.operation.as_str())
-                .opt_str("path", version.path.as_deref());
-            match content {
-                Some(bytes) => write_content_members(&mut item, bytes),
-                None => {
-                    item.raw("content", "null");
-                }
-            }
-            item.opt_str("content_sha256", version.sha256.as_deref())
-                .opt_int("content_size_bytes", version.size.map(|s| s as i64))
-                .str("created_at", &rfc3339(version.created_at))
-                .raw("created_by", &version.created_by)
-                .opt_str("redacted_at", version.redacted_at.map(rfc3339).as_deref())
-                .finish();
+            write_version_entry(&mut history, version, content);
         }
         history.push(']');
         bundle.raw("versions", &history);
@@ -137,6 +127,63 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     }
     bundle.finish();
     Ok(Outcome::value(out, vec![]))
+}
+
+/// The start of a bundle's text, up to its first memory: the streamed export writes the
+/// entries after it (docs/TOOL.md#bundles).
+pub(crate) fn bundle_head() -> String {
+    let mut out = String::from("{");
+    crate::format::json::write_str(&mut out, "format");
+    out.push(':');
+    crate::format::json::write_str(&mut out, FORMAT);
+    out.push_str(",\"format_version\":1,\"memories\":[");
+    out
+}
+
+/// One memory of a bundle, as `export` writes it.
+pub(crate) fn write_memory_entry(
+    out: &mut String,
+    record: &FileRecord,
+    bytes: &[u8],
+    include_versions: bool,
+) {
+    let mut item = ObjectWriter::new(out);
+    item.str("id", &record.id).str("path", &record.path);
+    write_content_members(&mut item, bytes);
+    item.str("content_sha256", &record.sha256)
+        .int("content_size_bytes", record.size as i64)
+        .str("created_at", &rfc3339(record.created_at))
+        .str("updated_at", &rfc3339(record.updated_at))
+        .str("last_accessed_at", &rfc3339(record.last_used()));
+    if include_versions {
+        item.opt_str("memory_version_id", record.version.as_deref());
+    }
+    item.finish();
+}
+
+/// One version of a bundle's history, with its content when it has any.
+pub(crate) fn write_version_entry(
+    out: &mut String,
+    version: &VersionRecord,
+    content: Option<&[u8]>,
+) {
+    let mut item = ObjectWriter::new(out);
+    item.str("id", &version.id)
+        .str("memory_id", &version.memory_id)
+        .str("operation", version.operation.as_str())
+        .opt_str("path", version.path.as_deref());
+    match content {
+        Some(bytes) => write_content_members(&mut item, bytes),
+        None => {
+            item.raw("content", "null");
+        }
+    }
+    item.opt_str("content_sha256", version.sha256.as_deref())
+        .opt_int("content_size_bytes", version.size.map(|s| s as i64))
+        .str("created_at", &rfc3339(version.created_at))
+        .raw("created_by", &version.created_by)
+        .opt_str("redacted_at", version.redacted_at.map(rfc3339).as_deref())
+        .finish();
 }
 
 /// What `import` does with a memory whose place is taken.
@@ -316,12 +363,13 @@ impl Bundle {
             }
             let operation = Change::parse(text_field(item, "operation", &what)?)
                 .ok_or_else(|| invalid(fill("{}: unknown operation", &[&what])))?;
-            let path = match item.field("path").and_then(Json::as_str) {
-                Some(p) => Some(
-                    parse_store_path(p)
+            let path = match item.field("path") {
+                Some(Json::Str(p)) => Some(
+                    parse_store_path(&p.text)
                         .map_err(|e| invalid(fill("{}: {}", &[&what, &e.message])))?,
                 ),
-                None => None,
+                None | Some(Json::Null) => None,
+                Some(_) => return Err(invalid(fill("{}: `path` must be a string", &[&what]))),
             };
             let bytes = content_of(item, &what)?;
             let sha256 = match &bytes {
@@ -355,6 +403,14 @@ impl Bundle {
                 }
                 _ => {}
             }
+            // Only a redaction clears a version's path: a version without one would leave
+            // its memory at no place in the history.
+            if path.is_none() && redacted_at.is_none() {
+                return Err(invalid(fill(
+                    "{}: it has no path and is not redacted",
+                    &[&what],
+                )));
+            }
             let created_by = match item.field("created_by") {
                 Some(actor @ Json::Object(_)) => write_value(actor),
                 _ => "null".to_string(),
@@ -386,6 +442,7 @@ impl Bundle {
                 // The head holds the memory's very content (its bytes, not only a hash).
                 let ok = by_id.get(head.as_str()).is_some_and(|v| {
                     v.record.memory_id == memory.id
+                        && v.record.path.as_deref() == Some(memory.key.as_str())
                         && v.bytes.is_some()
                         && v.record.redacted_at.is_none()
                         && v.record.sha256.as_deref() == Some(&memory.sha256)
@@ -396,6 +453,41 @@ impl Bundle {
                         &[&memory.key, head],
                     )));
                 }
+            }
+        }
+        // The history replays to the memories (ids sort in write order): a memory's newest
+        // version is its head, and a memory the bundle does not hold ends in a deletion.
+        // Otherwise the store's history would say a memory is live that is not, or is other
+        // than it is (docs/TOOL.md#bundles).
+        let mut newest: HashMap<&str, &BundleVersion> = HashMap::new();
+        for version in &versions {
+            let slot = newest
+                .entry(version.record.memory_id.as_str())
+                .or_insert(version);
+            if version.record.id > slot.record.id {
+                *slot = version;
+            }
+        }
+        let held: HashMap<&str, &BundleMemory> =
+            memories.iter().map(|m| (m.id.as_str(), m)).collect();
+        let mut ends: Vec<(&&str, &&BundleVersion)> = newest.iter().collect();
+        ends.sort_by(|a, b| a.0.cmp(b.0));
+        for (memory_id, last) in ends {
+            match held.get(memory_id) {
+                Some(memory) if memory.head.as_deref().is_some_and(|h| h != last.record.id) => {
+                    return Err(invalid(fill(
+                        "{}: its newest version {} is not its memory_version_id",
+                        &[&memory.key, &last.record.id],
+                    )));
+                }
+                Some(_) => {}
+                None if last.record.operation != Change::Deleted => {
+                    return Err(invalid(fill(
+                        "memory {}: its history ends in version {}, which is not a deletion, but the bundle does not hold the memory",
+                        &[memory_id, &last.record.id],
+                    )));
+                }
+                None => {}
             }
         }
         Ok(versions)
@@ -476,6 +568,15 @@ pub(crate) fn import(
         )));
     }
     let mut history = History::new(cx, snap);
+    // The import's own versions (a memory the bundle gives no head) follow the bundle's.
+    history.after_version(
+        bundle
+            .versions
+            .iter()
+            .flatten()
+            .map(|v| v.record.id.as_str())
+            .max(),
+    );
     let mut imported_ids: HashSet<&str> = HashSet::new();
     let mut skipped_ids: HashSet<&str> = HashSet::new();
     let (mut imported, mut overwritten, mut skipped, mut unchanged) = (0u64, 0u64, 0u64, 0u64);
@@ -518,7 +619,16 @@ pub(crate) fn import(
         }
         imported_ids.insert(memory.id.as_str());
         match (&bundle.versions, same_id) {
-            (Some(_), previous) if memory.head.is_some() => {
+            // A head this store already holds as a version (an old export of this very
+            // store, after a redaction or a later edit; a bundle that borrows another memory's
+            // version id) is not written again, and the file must not point at whatever the
+            // store keeps under that id: the memory gets a version of its own instead.
+            (Some(_), previous)
+                if memory
+                    .head
+                    .as_deref()
+                    .is_some_and(|h| !known_versions.contains(h)) =>
+            {
                 // The bundle's history is the record: the file points at its head version.
                 if let Some(old) = previous.filter(|r| r.path != memory.key) {
                     history.push(Write::DeleteFile {
@@ -654,4 +764,35 @@ fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
         )
         .with_detail(detail),
     )
+}
+
+/// The streamed export's pieces (docs/TOOL.md#bundles), for a host that walks a store itself
+/// in one read-only transaction and writes the bundle as it goes: the text before the first
+/// memory, each memory from its stored record (JSON as the adapter stores it) and bytes, each
+/// version likewise. `None` when the record cannot be read (the export then skips it).
+pub mod streamed {
+    use super::{bundle_head, write_memory_entry, write_version_entry};
+    use crate::format::json::Json;
+    use crate::model::record::{FileRecord, VersionRecord};
+
+    pub fn head() -> String {
+        bundle_head()
+    }
+
+    pub fn memory(record_json: &str, bytes: &[u8], include_versions: bool) -> Option<String> {
+        let record = FileRecord::from_json(&Json::parse(record_json)?)?;
+        if record.size != bytes.len() as u64 {
+            return None;
+        }
+        let mut out = String::new();
+        write_memory_entry(&mut out, &record, bytes, include_versions);
+        Some(out)
+    }
+
+    pub fn version(version_json: &str, content: Option<&[u8]>) -> Option<String> {
+        let version = VersionRecord::from_json(&Json::parse(version_json)?)?;
+        let mut out = String::new();
+        write_version_entry(&mut out, &version, content);
+        Some(out)
+    }
 }

@@ -97,6 +97,16 @@ impl<'c> History<'c> {
         }
     }
 
+    /// Makes the versions this command writes sort after `newest` too (an import's own
+    /// versions after the bundle's, which may be stamped a little ahead of this clock).
+    pub(crate) fn after_version(&mut self, newest: Option<&str>) -> &mut Self {
+        if let Some(newest) = newest {
+            let theirs = VersionIds::after(Some(newest), self.cx.now);
+            self.clock = self.clock.clone().max_of(theirs);
+        }
+        self
+    }
+
     /// Says that the command takes every file below directory key `dir` away (a directory
     /// delete or rename): their deletes carry it, so a host may unlist them at once.
     pub(crate) fn emptying(&mut self, dir: &str) -> &mut Self {

@@ -1,6 +1,7 @@
 //! What may be written (docs/TOOL.md#write-policy): the host's `beforeWrite` hook, asked as a read
-//! inside the command's transaction, then the opt-in credential filter. Every write of new
-//! content passes here, from the tool, the host API and imports alike.
+//! inside the command's transaction, then the opt-in credential filter. Every write passes
+//! here with its paths (creates, edits, renames, deletes, restores, every imported version),
+//! from the tool, the host API and imports alike.
 
 use super::rules::fail;
 use crate::commands::Context;
@@ -8,7 +9,7 @@ use crate::format::json::Json;
 use crate::format::render::fill;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
-use crate::model::secrets::find_credential;
+use crate::model::secrets::{find_in_content, find_in_path};
 use crate::protocol::{Decision, Read, Snapshot, Stop};
 use std::borrow::Cow;
 
@@ -93,7 +94,7 @@ pub(super) fn vet_all<'b>(
     snap.need(reads.clone())?;
     let mut vetted = Vec::with_capacity(asks.len());
     for (i, ask) in asks.iter().enumerate() {
-        vetted.push(decide(ask.bytes, reads.get(i), cx, snap, &|reason| {
+        vetted.push(decide(ask, reads.get(i), cx, snap, &|reason| {
             refusal(ask, reason)
         })?);
     }
@@ -150,13 +151,13 @@ pub(super) fn vet_deletes(
 }
 
 fn decide<'b>(
-    bytes: Option<&'b [u8]>,
+    ask: &Ask<'_, 'b>,
     read: Option<&Read>,
     cx: &Context,
     snap: &Snapshot,
     refusal: &dyn Fn(&str) -> String,
 ) -> Result<Option<Cow<'b, [u8]>>, Stop> {
-    let mut content = bytes.map(Cow::Borrowed);
+    let mut content = ask.bytes.map(Cow::Borrowed);
     if let Some(read) = read {
         match snap.decision(read) {
             Some(Decision::Refuse(reason)) => {
@@ -176,15 +177,20 @@ fn decide<'b>(
         }
     }
     if cx.config.secret_filter {
-        if let Some(kind) = content
-            .as_deref()
-            .and_then(|c| std::str::from_utf8(c).ok())
-            .and_then(find_credential)
-        {
-            return Err(fail(
-                ErrorCode::PolicyRefused,
-                refusal(&fill(texts::SECRET_REASON, &[kind])),
-            ));
+        // docs/TOOL.md#secret-filter: the path every write but a delete puts a memory at, and
+        // the content as stored (after the hook's rewrite), in every decoding it has.
+        let in_path = (ask.operation != "delete")
+            .then(|| find_in_path(ask.key))
+            .flatten()
+            .map(|kind| fill(texts::SECRET_PATH_REASON, &[kind]));
+        let in_content = || {
+            content
+                .as_deref()
+                .and_then(find_in_content)
+                .map(|kind| fill(texts::SECRET_REASON, &[kind]))
+        };
+        if let Some(reason) = in_path.or_else(in_content) {
+            return Err(fail(ErrorCode::PolicyRefused, refusal(&reason)));
         }
     }
     Ok(content)

@@ -253,19 +253,63 @@ pub(crate) const ECHO_CHARS: usize = 2_000;
 /// The most line numbers a `MULTIPLE_MATCHES` result lists.
 pub(crate) const LISTED_LINES: usize = 100;
 
-/// `text` as a result echoes it: whole up to `ECHO_CHARS` characters, else its first
-/// `ECHO_CHARS` and how long it was.
+/// `text` as a result echoes it (docs/TOOL.md#result-shape): each control or invisible
+/// formatting character written as an escape (`\t`, `\n`, `\r`, else `\u{XXXX}`), so an echo
+/// never adds a line, a tab or a hidden character to a result; whole up to `ECHO_CHARS`
+/// characters as shown, else cut there and followed by how long the input was.
 pub(crate) fn echo(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(ECHO_CHARS) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((cut, _)) => {
+    if text.chars().all(|c| escape(c).is_none()) && text.chars().nth(ECHO_CHARS).is_none() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().min(ECHO_CHARS * 4) + 40);
+    let mut shown = 0;
+    for c in text.chars() {
+        let piece = escape(c);
+        let width = piece.as_ref().map_or(1, |p| p.chars().count());
+        if shown + width > ECHO_CHARS {
             let total = text.chars().count() as u64;
-            let mut out = String::with_capacity(cut + 40);
-            out.push_str(text.get(..cut).unwrap_or_default());
             out.push_str(&fill(texts::ECHO_CUT, &[&group(total)]));
-            std::borrow::Cow::Owned(out)
+            return std::borrow::Cow::Owned(out);
+        }
+        shown += width;
+        match piece {
+            Some(escaped) => out.push_str(&escaped),
+            None => out.push(c),
         }
     }
+    std::borrow::Cow::Owned(out)
+}
+
+/// How an echo writes `c` when it must not appear as it is: the C0 and C1 controls, DEL,
+/// U+2028 and U+2029, and the invisible formatting characters paths refuse
+/// (docs/TOOL.md#path-rules).
+fn escape(c: char) -> Option<String> {
+    let code = u32::from(c);
+    let hidden = matches!(code,
+        0x00..=0x1F | 0x7F..=0x9F | 0x2028 | 0x2029 | 0xAD | 0x61C | 0x180E | 0x200B | 0x200E
+        | 0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF
+        | 0xE0000..=0xE007F);
+    if !hidden {
+        return None;
+    }
+    Some(match c {
+        '\t' => "\\t".to_string(),
+        '\n' => "\\n".to_string(),
+        '\r' => "\\r".to_string(),
+        _ => {
+            let mut out = String::from("\\u{");
+            let digits = b"0123456789ABCDEF";
+            let width = if code > 0xFFFF { 5 } else { 4 };
+            for i in (0..width).rev() {
+                let nibble = (code >> (4 * i)) & 0xF;
+                out.push(char::from(
+                    digits.get(nibble as usize).copied().unwrap_or(b'0'),
+                ));
+            }
+            out.push('}');
+            out
+        }
+    })
 }
 
 /// Line numbers as `MULTIPLE_MATCHES` lists them: `1, 2, 3`, at most `LISTED_LINES` of them
@@ -438,5 +482,28 @@ mod tests {
         assert_eq!(base64_decode("Z"), None);
         assert_eq!(base64_decode("Zh=="), None);
         assert_eq!(base64_decode("Zm9v!"), None);
+    }
+
+    #[test]
+    fn echoes_escape_controls_and_hidden_characters() {
+        assert_eq!(echo("/memories/a.md"), "/memories/a.md");
+        assert_eq!(echo("a\tb\nc\rd"), "a\\tb\\nc\\rd");
+        assert_eq!(echo("nul\0here"), "nul\\u{0000}here");
+        assert_eq!(
+            echo("\u{7f}\u{85}\u{2028}\u{202e}\u{feff}"),
+            "\\u{007F}\\u{0085}\\u{2028}\\u{202E}\\u{FEFF}"
+        );
+        assert_eq!(echo("tag\u{E0041}"), "tag\\u{E0041}");
+        // ZWJ, accents, emoji and backslashes stay as they are.
+        assert_eq!(echo("a\u{200D}b é 😀 \\n"), "a\u{200D}b é 😀 \\n");
+        // The cut counts what is shown: 2,000 characters of escapes at most.
+        let nuls = "\0".repeat(1_000);
+        let shown = echo(&nuls);
+        assert_eq!(
+            shown,
+            format!("{}… [1,000 characters in all]", "\\u{0000}".repeat(250))
+        );
+        let tabs = "\t".repeat(1_000);
+        assert_eq!(echo(&tabs), "\\t".repeat(1_000));
     }
 }

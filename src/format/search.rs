@@ -30,16 +30,6 @@ pub(crate) fn match_indices<'a>(haystack: &'a str, needle: &'a str) -> Matches<'
     }
 }
 
-/// The first place `needle` occurs in `haystack`.
-pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
-    match_indices(haystack, needle).next()
-}
-
-/// Whether `needle` occurs in `haystack`.
-pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
-    find(haystack, needle).is_some()
-}
-
 /// The iterator of [`match_indices`]: byte offsets of the matches.
 pub(crate) struct Matches<'a> {
     text: &'a [u8],
@@ -120,7 +110,7 @@ mod tests {
             let want: Vec<usize> = text.match_indices(pattern).map(|(at, _)| at).collect();
             let got: Vec<usize> = match_indices(text, pattern).collect();
             assert_eq!(got, want, "{text:?} {pattern:?}");
-            assert_eq!(find(text, pattern), text.find(pattern));
+            assert_eq!(match_indices(text, pattern).next(), text.find(pattern));
         }
         assert_eq!(match_indices("abc", "").next(), None);
     }

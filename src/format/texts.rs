@@ -242,6 +242,11 @@ pub(crate) const TRUNCATED_LISTING: &str =
 pub(crate) const SECRET_REASON: &str =
     "the content looks like it holds {}; memories must not store secrets";
 
+/// The reason a write is refused by the secret filter for its path (a key as a file or folder
+/// name), with the kind of credential (docs/TOOL.md#secret-filter).
+pub(crate) const SECRET_PATH_REASON: &str =
+    "the path looks like it holds {}; memories must not store secrets";
+
 /// A rename the host policy refused: old path, new path, reason (docs/TOOL.md#beforewrite).
 pub(crate) const POLICY_REFUSED_RENAME: &str = "Error: Cannot rename {} to {}: {}";
 

@@ -83,14 +83,38 @@ export function inputJson(value) {
   }
 }
 
+/** Half a surrogate pair: a string that is not well-formed UTF-16, and has no UTF-8 form. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * The bytes of a `writeFile` content: strings as UTF-8 (a lone surrogate becomes U+FFFD).
- * Throws `INVALID_INPUT` for anything but a string or bytes.
+ * Throws `INVALID_INPUT` when the string `text` (a host's content) holds a lone surrogate: UTF-8
+ * (what `TextEncoder` and the core write) would turn it into U+FFFD without a word, so the host
+ * is told instead (docs/TOOL.md#from-javascript). The model's tool input keeps the memory tool's
+ * rule: its content stores U+FFFD.
+ * @param {string} what the call and argument, for the message (`writeFile(path, content)`)
+ * @param {string} text
+ */
+export function refuseLoneSurrogate(what, text) {
+  const found = LONE_SURROGATE.exec(text);
+  if (found === null) return;
+  const unit = found[0].charCodeAt(0).toString(16).toUpperCase();
+  throw new MemoryToolError(
+    "INVALID_INPUT",
+    `${what}: \`content\` holds a lone surrogate (U+${unit} at index ${found.index}, half of a UTF-16 surrogate pair), which has no UTF-8 form; send well-formed text or bytes.`,
+  );
+}
+
+/**
+ * The bytes of a `writeFile` content: strings as UTF-8. Throws `INVALID_INPUT` for anything
+ * but a string or bytes, and for a string that holds a lone surrogate.
  * @param {unknown} content
  * @returns {Uint8Array}
  */
 export function toBytes(content) {
-  if (typeof content === "string") return new TextEncoder().encode(content);
+  if (typeof content === "string") {
+    refuseLoneSurrogate("writeFile(path, content)", content);
+    return new TextEncoder().encode(content);
+  }
   if (content instanceof Uint8Array) return content;
   if (content instanceof ArrayBuffer) return new Uint8Array(content);
   if (ArrayBuffer.isView(content)) return new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
@@ -102,7 +126,8 @@ export function toBytes(content) {
 
 /**
  * A host call's options object, copied (undefined: none, unless `required`). Anything else is
- * `INVALID_INPUT`.
+ * `INVALID_INPUT`, and so is a string `content` that holds a lone surrogate
+ * (`memories.create`, `memories.update`).
  * @param {string} call
  * @param {unknown} options
  * @param {boolean} [required]
@@ -113,7 +138,10 @@ export function optionsArg(call, options, required = false) {
   if (!isPlainObject(options)) {
     throw new MemoryToolError("INVALID_INPUT", `${call}: the options must be an object.`);
   }
-  return { .../** @type {object} */ (options) };
+  /** @type {Record<string, any>} */
+  const args = { .../** @type {object} */ (options) };
+  if (typeof args.content === "string") refuseLoneSurrogate(call, args.content);
+  return args;
 }
 
 /**

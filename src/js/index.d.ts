@@ -596,6 +596,12 @@ export interface Bundle {
   skipped?: Array<{ path?: string; version_id?: string; reason: string }>;
 }
 
+/** `exportBlob` options. */
+export interface ExportBlobOptions extends ExportOptions {
+  /** Called with 0 first, then about every 1% of the entries written, and at the end. */
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
 /** `export` options. */
 export interface ExportOptions extends StoreOption {
   /** Include the retained history. Default false. */
@@ -738,6 +744,11 @@ export class MemoryTool {
   check(options?: StoreOption): Promise<CheckResult>;
   /** `check`, then removes what it found in one transaction (a missing content: deleted as a version). */
   repair(options?: StoreOption): Promise<CheckResult>;
+  /**
+   * `export`, written while it is read, as a Blob of the same JSON: one read-only transaction,
+   * one entry in the core's memory at a time (for stores too big to hold whole).
+   */
+  exportBlob(options?: ExportBlobOptions): Promise<Blob>;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**

@@ -5,6 +5,7 @@
 import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor, toStorageError } from "./errors.js";
 import {
   API_ACTOR,
+  LONE_SURROGATE,
   actor,
   checkToolUse,
   contentOf,
@@ -22,6 +23,7 @@ import { invalidOptions, readOptions } from "./options.js";
 import { openHandle, planOf } from "./registry.js";
 import { loadEngine } from "./wasm.js";
 import { stateApi } from "./state.js";
+import { exportBlob } from "./export-stream.js";
 import { HOST_CALL_AS } from "./sync-actor.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
@@ -52,9 +54,6 @@ const EXPIRY_DELAY_MS = 5000;
 
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
-
-/** Half a surrogate pair: a string that is not well-formed UTF-16. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Claude's memory tool (`memory_20250818`) over one store, or over several mounted stores
@@ -513,6 +512,32 @@ export class MemoryTool {
     const { store, ...rest } = optionsArg("repair", options);
     if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "repair: the only option is store.");
     return this.#host("repair", {}, this.#mountOf("repair", store));
+  }
+
+  /**
+   * Exports a store as a bundle written while it is read (docs/TOOL.md#bundles): one
+   * read-only transaction (a consistent snapshot), one entry in the core's memory at a time,
+   * contents read in order through a window of requests; the same JSON as `export`, as a Blob
+   * (for a store too big to hold as one object, a file download or an upload). With several
+   * mounts, `store` says which.
+   * @param {import("./index.js").ExportBlobOptions} [options]
+   * @returns {Promise<Blob>}
+   */
+  async exportBlob(options) {
+    this.#checkOpen();
+    const { include_versions, store, onProgress, ...rest } = optionsArg("exportBlob", options);
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) {
+      throw new MemoryToolError("INVALID_INPUT", `exportBlob: unknown option \`${unknown[0]}\`; the options are include_versions, onProgress, store.`);
+    }
+    if (include_versions !== undefined && typeof include_versions !== "boolean") {
+      throw new MemoryToolError("INVALID_INPUT", "exportBlob: `include_versions` must be true or false.");
+    }
+    if (onProgress !== undefined && typeof onProgress !== "function") {
+      throw new MemoryToolError("INVALID_INPUT", "exportBlob: `onProgress` must be a function.");
+    }
+    const handle = this.#handles[this.#mountOf("exportBlob", store)];
+    return exportBlob(handle, { includeVersions: include_versions === true, onProgress });
   }
 
   /**

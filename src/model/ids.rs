@@ -60,6 +60,13 @@ impl VersionIds {
         }
     }
 
+    /// The later of two starting points: ids after both.
+    pub(crate) fn max_of(self, other: VersionIds) -> VersionIds {
+        VersionIds {
+            next_stamp: self.next_stamp.max(other.next_stamp),
+        }
+    }
+
     pub(crate) fn next(&mut self, ids: &mut IdSource) -> String {
         let stamp = self.next_stamp;
         self.next_stamp += 1;

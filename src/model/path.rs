@@ -187,7 +187,7 @@ pub(crate) fn parse_store_path_checked(
     let invalid = |why: String| {
         ToolError::new(
             ErrorCode::InvalidPath,
-            fill("Invalid path {}: {}", &[raw, &why]),
+            fill("Invalid path {}: {}", &[&echo(raw), &why]),
         )
     };
     let Some(inner) = raw.strip_prefix('/') else {
@@ -364,11 +364,11 @@ mod tests {
             ("/memories//", "Error: Invalid path /memories//: empty segment"),
             ("/memories/./a", "Error: Invalid path /memories/./a: '.' segments are not allowed"),
             ("/memories/a\\b", "Error: Invalid path /memories/a\\b: backslashes are not allowed"),
-            ("/memories/a\u{0}", "Error: Invalid path /memories/a\u{0}: control characters are not allowed"),
-            ("/memories/a\u{85}", "Error: Invalid path /memories/a\u{85}: control characters are not allowed"),
-            ("/memories/a\u{2028}", "Error: Invalid path /memories/a\u{2028}: control characters are not allowed"),
-            ("/memories/a\u{202e}b", "Error: Invalid path /memories/a\u{202e}b: invisible formatting characters are not allowed"),
-            ("/memories/\u{e0041}", "Error: Invalid path /memories/\u{e0041}: invisible formatting characters are not allowed"),
+            ("/memories/a\u{0}", "Error: Invalid path /memories/a\\u{0000}: control characters are not allowed"),
+            ("/memories/a\u{85}", "Error: Invalid path /memories/a\\u{0085}: control characters are not allowed"),
+            ("/memories/a\u{2028}", "Error: Invalid path /memories/a\\u{2028}: control characters are not allowed"),
+            ("/memories/a\u{202e}b", "Error: Invalid path /memories/a\\u{202E}b: invisible formatting characters are not allowed"),
+            ("/memories/\u{e0041}", "Error: Invalid path /memories/\\u{E0041}: invisible formatting characters are not allowed"),
             ("/memories/%2e%2e", "Error: Invalid path /memories/%2e%2e: percent-encoded '.', '/', '\\' or control characters are not allowed"),
             ("/memories/%252E%252e", "Error: Invalid path /memories/%252E%252e: percent-encoded '.', '/', '\\' or control characters are not allowed"),
             ("/memories/a%2fb", "Error: Invalid path /memories/a%2fb: percent-encoded '.', '/', '\\' or control characters are not allowed"),

@@ -187,4 +187,81 @@ describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
     console.log(`# usage in Chromium: ${JSON.stringify(seen)}`);
     await page.close();
   });
+
+  it("exportBlob: wasm memory bounded by one entry, not the store; the same bundle as export", { timeout: 120_000 }, async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(async () => {
+      const { MemoryTool, InMemoryStorage } = harness.pkg;
+      // @ts-ignore
+      const { default: init } = await import("/pkg/memory_tool_wasm.js");
+      const wasmBytes = async () => (await init()).memory.buffer.byteLength;
+      const N = 300;
+      const SIZE = 100_000;
+      const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source", limits: { maxFileBytes: SIZE } });
+      for (let i = 0; i < N; i++) await source.writeFile(`/memories/big/f${i}.md`, String(i % 10).repeat(SIZE));
+      const bundle = await source.export();
+      source.close();
+      const tool = await MemoryTool.open({ store: "big-export", limits: { maxFileBytes: SIZE } });
+      await tool.import(bundle);
+      const before = await wasmBytes();
+      const long = [];
+      const observer = new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration)));
+      try {
+        observer.observe({ type: "longtask", buffered: false });
+      } catch {
+        // No long-task timing here.
+      }
+      const t0 = performance.now();
+      const blob = await tool.exportBlob();
+      const ms = performance.now() - t0;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      observer.disconnect();
+      const afterStream = await wasmBytes();
+      const text = await blob.text();
+      const streamedPaths = JSON.parse(text).memories.length;
+      // The whole-object export, for comparison: its memory grows with the store.
+      const whole = await tool.export();
+      const afterWhole = await wasmBytes();
+      tool.close();
+      return { before, afterStream, afterWhole, ms, streamedPaths, wholePaths: whole.memories.length, bytes: blob.size, longest: long.length ? Math.max(...long) : 0 };
+    });
+    assert.equal(seen.streamedPaths, 300);
+    assert.equal(seen.wholePaths, 300);
+    const grew = seen.afterStream - seen.before;
+    // One entry (a 100 KB memory, its JSON and its copy into the core) and a constant, not 30 MB.
+    assert.ok(grew <= 4 * 1024 * 1024, `the streamed export grew the wasm memory by ${grew} bytes`);
+    console.log(
+      `# exportBlob of 300 × 100 KB (${(seen.bytes / 1e6).toFixed(1)} MB): ${seen.ms.toFixed(0)} ms, wasm memory +${(grew / 1e6).toFixed(2)} MB ` +
+        `(export() after it: +${((seen.afterWhole - seen.afterStream) / 1e6).toFixed(1)} MB); longest main-thread task ${seen.longest.toFixed(0)} ms`,
+    );
+    assert.deepEqual(session.pageProblems, []);
+    await page.close();
+  });
+
+  it("exportBlob of 10,000 memories of 1 KB: the same bundle as export (its time printed, not judged)", { timeout: 120_000 }, async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(async () => {
+      const { MemoryTool, InMemoryStorage } = harness.pkg;
+      const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source" });
+      const memories = [];
+      for (let i = 0; i < 10_000; i++) memories.push({ path: `/d${i % 50}/n${i}.md`, content: "x".repeat(1000) });
+      for (const m of memories) await source.memories.create(m);
+      const bundle = await source.export();
+      source.close();
+      const tool = await MemoryTool.open({ store: "export-10k" });
+      await tool.import(bundle);
+      const t0 = performance.now();
+      const blob = await tool.exportBlob();
+      const streamMs = performance.now() - t0;
+      const t1 = performance.now();
+      const whole = await tool.export();
+      const wholeMs = performance.now() - t1;
+      const same = JSON.stringify(JSON.parse(await blob.text())) === JSON.stringify(whole);
+      tool.close();
+      return { streamMs, wholeMs, same };
+    });
+    assert.equal(seen.same, true);
+    console.log(`# 10,000 × 1 KB: exportBlob ${seen.streamMs.toFixed(0)} ms, export() ${seen.wholeMs.toFixed(0)} ms`);
+    await page.close();
+  });
 });

@@ -43,6 +43,13 @@ export const WHY = {
 // ---------------------------------------------------------------- result and text builders
 
 /** A success result. */
+/** Controls and invisible formatting characters, which results echo escaped (docs/TOOL.md#result-shape). */
+const HIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
+/** @param {string} text an input as results echo it: `\t`, `\n`, `\r`, else `\u{XXXX}` */
+export const escaped = (text) =>
+  text.replace(HIDDEN, (c) =>
+    c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u{${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}}`,
+  );
 export const ok = (content) => ({ content, isError: false });
 /** An error result. */
 export const err = (content) => ({ content, isError: true });
@@ -896,20 +903,20 @@ export const CASES = [
       ...["a\nb.md", "a\tb.md", "a\u001Bb.md", "a\u007Fb.md", "a\u0085b.md", "a\u2028b.md", "a\u2029b.md"].map((name) =>
         differ(create(`/memories/${name}`, "c"), {
           sdk: created(`/memories/${name}`),
-          ours: err(`Error: Invalid path /memories/${name}: control characters are not allowed`),
+          ours: err(`Error: Invalid path /memories/${escaped(name)}: control characters are not allowed`),
           why: "characters",
         }),
       ),
       // NUL: Node refuses it before the filesystem sees it
       differ(create("/memories/a\u0000b.md", "c"), {
         sdk: err(/^Error: The argument 'path' must be a string, Uint8Array, or URL without null bytes\. Received /),
-        ours: err("Error: Invalid path /memories/a\u0000b.md: control characters are not allowed"),
+        ours: err("Error: Invalid path /memories/a\\u{0000}b.md: control characters are not allowed"),
         why: ["characters", "hostErrors"],
       }),
       ...["a\u200Bb.md", "evil\u202Etxt.md", "\uFEFFbom.md", "soft\u00ADhyphen.md", "tag\u{E0041}.md"].map((name) =>
         differ(create(`/memories/${name}`, "i"), {
           sdk: created(`/memories/${name}`),
-          ours: err(`Error: Invalid path /memories/${name}: invisible formatting characters are not allowed`),
+          ours: err(`Error: Invalid path /memories/${escaped(name)}: invisible formatting characters are not allowed`),
           why: "characters",
         }),
       ),

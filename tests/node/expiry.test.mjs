@@ -8,7 +8,8 @@
 
 import { test, describe, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { IDBFactory, IDBKeyRange, IDBObjectStore, IDBIndex } from "fake-indexeddb";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { countRequests } from "./fixtures/count-requests.mjs";
 import { MemoryTool, MemoryStores, IndexedDbStorage, InMemoryStorage } from "memory-tool-wasm";
 
 const DAY = 86_400_000;
@@ -25,28 +26,6 @@ afterEach(() => {
 const idb = () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
 const settle = (ms = 1200) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Counts requests on object stores and indexes while `body` runs. */
-async function countRequests(body) {
-  const counts = {};
-  const undo = [];
-  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
-    for (const method of ["get", "getAll", "getAllKeys", "getKey", "count", "openCursor", "openKeyCursor", "put", "delete"]) {
-      const original = proto[method];
-      proto[method] = function (...args) {
-        const store = this instanceof IDBIndex ? `${this.objectStore.name}.${this.name}` : this.name;
-        counts[`${store}.${method}`] = (counts[`${store}.${method}`] ?? 0) + 1;
-        return original.apply(this, args);
-      };
-      undo.push(() => (proto[method] = original));
-    }
-  }
-  try {
-    await body();
-  } finally {
-    for (const u of undo) u();
-  }
-  return counts;
-}
 
 describe("last use", () => {
   test("a view issues the same requests as before and writes nothing; its use is recorded later, once a day", async () => {

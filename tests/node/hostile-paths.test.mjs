@@ -7,6 +7,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { escaped } from "./differential-cases.mjs";
 
 const built = existsSync(new URL("../../pkg/memory_tool_wasm_bg.wasm", import.meta.url));
 if (!built) {
@@ -55,14 +56,24 @@ const REASONS = {
 };
 
 /**
- * A path as results echo it (docs/TOOL.md#result-shape): whole up to 2,000 characters (code
- * points), else its first 2,000 and its length.
+ * A path as results echo it (docs/TOOL.md#result-shape): controls and invisible formatting
+ * characters escaped, whole up to 2,000 characters (code points) as shown, else cut there and
+ * followed by its length.
  * @param {string} path
  */
 function echoed(path) {
   const chars = Array.from(path);
-  if (chars.length <= 2000) return path;
-  return `${chars.slice(0, 2000).join("")}… [${chars.length.toLocaleString("en-US")} characters in all]`;
+  let shown = "";
+  let width = 0;
+  for (const c of chars) {
+    const piece = escaped(c);
+    if (width + Array.from(piece).length > 2000) {
+      return `${shown}… [${chars.length.toLocaleString("en-US")} characters in all]`;
+    }
+    width += Array.from(piece).length;
+    shown += piece;
+  }
+  return shown;
 }
 
 /**

@@ -270,16 +270,17 @@ suite("secretFilter", () => {
       isError: true,
       code: "POLICY_REFUSED",
     });
-    assert.deepEqual(await create(m, "/memories/aws.md", "id AKIAIOSFODNN7EXAMPLE here"), {
+    assert.deepEqual(await create(m, "/memories/aws.md", "id AKIAZ7Q3K5LMRW2XPN4D here"), {
       content: `Error: ${why("/memories/aws.md", "an AWS access key")}`,
       isError: true,
       code: "POLICY_REFUSED",
     });
     await assert.rejects(m.writeFile("/memories/w.md", KEY), isCode("POLICY_REFUSED", why("/memories/w.md")));
     await assert.rejects(m.memories.create({ path: "/h.md", content: KEY }), isCode("POLICY_REFUSED", why("/h.md")));
-    // Ordinary notes pass.
+    // Ordinary notes pass, and so does AWS's documented example key.
     assert.equal((await create(m, "/memories/ok.md", "AWS keys start with AKIA; never store them.")).isError, false);
-    assert.deepEqual(Object.keys(await stored(storage)), ["/ok.md"]);
+    assert.equal((await create(m, "/memories/example.md", "The docs' example key is AKIAIOSFODNN7EXAMPLE.")).isError, false);
+    assert.deepEqual(Object.keys(await stored(storage)).sort(), ["/example.md", "/ok.md"]);
     m.close();
   });
 

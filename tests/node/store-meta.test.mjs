@@ -5,7 +5,8 @@
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { IDBFactory, IDBKeyRange, IDBObjectStore, IDBIndex } from "fake-indexeddb";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { countRequests } from "./fixtures/count-requests.mjs";
 import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "memory-tool-wasm";
 
 /** Opens database `name` as it is (no upgrade) and reads every record of `stores`. */
@@ -144,32 +145,6 @@ test("the metadata stays exact through every kind of write", async () => {
   tool.close();
 });
 
-/** Counts the requests issued on object stores and indexes while `body` runs, by store and method. */
-async function countRequests(body) {
-  const methods = ["get", "getAll", "getAllKeys", "getKey", "count", "openCursor", "openKeyCursor", "put", "add", "delete"];
-  /** @type {Record<string, number>} */
-  const counts = {};
-  const restore = [];
-  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
-    for (const method of methods) {
-      const original = proto[method];
-      if (typeof original !== "function") continue;
-      proto[method] = function (...args) {
-        const store = this instanceof IDBIndex ? `${this.objectStore.name}.${this.name}` : this.name;
-        const key = `${store}.${method}`;
-        counts[key] = (counts[key] ?? 0) + 1;
-        return original.apply(this, args);
-      };
-      restore.push(() => (proto[method] = original));
-    }
-  }
-  try {
-    await body();
-  } finally {
-    for (const undo of restore) undo();
-  }
-  return counts;
-}
 
 describe("requests per command (counted)", () => {
   /** A tool over a fresh fake IndexedDB store holding `n` files under /memories/bulk/. */
