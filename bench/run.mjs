@@ -3,7 +3,7 @@
 // suite, case, median_ms, p95_ms, baseline_median_ms, ratio, …; the sizes' rows have raw_bytes
 // and gzip_bytes).
 //
-//   node bench/run.mjs [--json FILE] [--only native,node,chromium,scale,size] [--runs N] [--files N] [--warm N]
+//   node bench/run.mjs [--json FILE] [--only native,node,chromium,scale,sync,size] [--runs N] [--files N] [--warm N]
 //
 // Parts:  native    examples/bench_core.rs, the Rust core alone (cargo run --release)
 //         node      Node 20, in-memory storage (bench/node-suite.mjs)
@@ -17,6 +17,10 @@
 //                   ratios 8,000 / 1,000 files and 3,000 / 300 versions (bench/workload.mjs's
 //                   scaleCases; --files does not change these stores). Not in the default run
 //                   (it takes ~2 minutes more): --only scale, or name every part.
+//         sync      MemorySync against the hosted memory stores emulator (through the SDK client):
+//                   a first download and a no-change pass over 1,000 and 10,000 memories of 1 KB in
+//                   Node (in-memory storage), and over 1,000 in Chromium (IndexedDB), with the
+//                   requests each sent (bench/sync-suite.mjs)
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
 // --runs N: measured runs of each per-file command in Chromium (default 100; the directory
 // commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
@@ -35,7 +39,7 @@ import { CHROMIUM } from "../scripts/chromium.mjs";
 import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PARTS = ["native", "node", "chromium", "scale", "size"];
+const PARTS = ["native", "node", "chromium", "scale", "sync", "size"];
 /** What runs without --only: `scale` takes as long again (~2 min on 2 cores), so it runs when asked for. */
 const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale");
 
@@ -55,8 +59,8 @@ async function main() {
   });
   if (values.help) {
     console.log(
-      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,scale,size] [--runs N] [--files N] [--warm N]\n" +
-        "  (without --only: native, node, chromium, size; scale runs only when named)",
+      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,scale,sync,size] [--runs N] [--files N] [--warm N]\n" +
+        "  (without --only: native, node, chromium, sync, size; scale runs only when named)",
     );
     return 0;
   }
@@ -130,6 +134,10 @@ async function main() {
       ...ratios(nodeRows, "node-scale-ratio"),
       ...ratios(browserRows, "chromium-scale-ratio"),
     ];
+  });
+  await runPart("sync", async () => {
+    const { runSyncSuite, runSyncBrowser } = await import("./sync-suite.mjs");
+    return [...(await runSyncSuite({ log })), ...(await runSyncBrowser({ log }))];
   });
   await runPart("size", async () => {
     const { measureSizes } = await import("./sizes.mjs");
@@ -338,6 +346,19 @@ function render(machine, rows) {
       ),
       "  Chromium: the package over IndexedDB, timed in the page; each import into a fresh empty database.",
       "  Node: the package over in-memory storage. A ratio near the data ratio is time linear in the data.",
+    );
+  }
+
+  const sync = rows.filter((r) => r.suite === "sync-node" || r.suite === "sync-chromium");
+  if (sync.length > 0) {
+    const where = (/** @type {any} */ r) => (r.suite === "sync-node" ? "Node, in-memory" : "Chromium, IndexedDB");
+    lines.push(
+      "",
+      ...table(
+        [["sync with a hosted store (emulator, memories of 1 KB)", "where", "time", "requests", "mutating"]],
+        sync.map((r) => [r.case, where(r), formatMs(r.median_ms), group(r.requests), group(r.mutating_requests)]),
+      ),
+      "  One run each, the emulator on 127.0.0.1 in the same process: the requests are the number to compare.",
     );
   }
 

@@ -24,6 +24,7 @@ import { openHandle, planOf } from "./registry.js";
 import { loadEngine } from "./wasm.js";
 import { stateApi } from "./state.js";
 import { exportBlob } from "./export-stream.js";
+import { HOST_CALL_AS } from "./sync-actor.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
 
@@ -713,6 +714,33 @@ export class MemoryTool {
     }
     this.#expiryPending?.();
     return outcome;
+  }
+
+  // Package-internal, for sync (src/js/sync-actor.js): `tool[HOST_CALL_AS](call, options, extra)`
+  // runs host call `call`, its versions recording `created_by` as the host actor with `extra`'s
+  // fields. Defined here to reach the private engine, on a Symbol so no public type shows it.
+  static {
+    /**
+     * @this {MemoryTool}
+     * @param {string} call
+     * @param {Record<string, unknown>} options
+     * @param {Record<string, unknown>} extra
+     */
+    async function hostCallAs(call, options, extra) {
+      this.#checkOpen();
+      const { store, ...args } = optionsArg(call, options, true);
+      const mount = this.#mountOf(call, store);
+      const json = JSON.stringify({ ...args, call });
+      const who = actor("api", this.#recordedSession, extra);
+      const task =
+        json.length > BIG_TEXT
+          ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
+          : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
+      const outcome = await this.#perform(task);
+      if (outcome.isError) throw hostError(outcome);
+      return outcome.value;
+    }
+    Object.defineProperty(MemoryTool.prototype, HOST_CALL_AS, { value: hostCallAs });
   }
 
   /**

@@ -1,0 +1,9 @@
+// Package-internal: the key of the one MemoryTool method sync uses to write with a hosted
+// actor (docs/SYNC.md#what-the-local-history-records). Not exported from the package's entries.
+
+/**
+ * `memory[HOST_CALL_AS](call, options, extra)` runs the host call `call` ("memories.create",
+ * "memories.update", "memories.delete") with `options` (its `store` option included), and the
+ * versions it writes record `created_by` as the host actor (`type: "api"`) with `extra`'s fields.
+ */
+export const HOST_CALL_AS = Symbol("memory-tool-wasm.hostCallAs");
