@@ -258,7 +258,10 @@ const bench = {
       // view /memories
       const listing = await exec({ command: "view", path: "/memories" });
       const text = String(listing.content);
-      if (!text.includes(noteName(files)) || !text.includes(noteName(1))) {
+      // A listing longer than the view limit is cut, with a note of how many entries it has
+      // (docs/TOOL.md#result-shape): the directory and its files.
+      const cut = `of ${(files + 1).toLocaleString("en-US")} entries.`;
+      if (!(text.includes(noteName(files)) || text.includes(cut)) || !text.includes(noteName(1))) {
         throw new Error(`view /memories does not list the ${files} files: ${text.slice(0, 300)}`);
       }
       rows.push({

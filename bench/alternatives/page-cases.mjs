@@ -246,10 +246,12 @@ export const alternatives = {
    * and opening the store (MemoryTool.open against openDB and Dexie's open). Progress goes to
    * the console (`bench-alt: `).
    * @param {{ sizes: number[], runs: number, warmup: number, snapshot: { files: any[], versions: any[], contents: Array<[string, Uint8Array]> },
-   *   writeSnapshot: (prefix: string, name: string, snapshot: any) => Promise<void> }} options
+   *   writeSnapshot: (prefix: string, name: string, snapshot: any) => Promise<void>, budgetMs?: number }} options
    */
-  async altScaleCases({ sizes, runs, warmup, snapshot, writeSnapshot }) {
+  async altScaleCases({ sizes, runs, warmup, snapshot, writeSnapshot, budgetMs = 15_000 }) {
     const name = "alt-scale";
+    /** @type {{ export?: { n: number, ms: number }, import?: { n: number, ms: number } }} */
+    const last = {};
     const rows = [];
     const biggest = Math.max(...sizes);
     const all = storeFiles(biggest);
@@ -333,6 +335,24 @@ export const alternatives = {
             },
           })),
         });
+        // export and import, once each (they grow with the store): the package's export() and
+        // import(bundle) into a fresh empty store, beside reading every record (getAll /
+        // toArray) and putting them into a fresh database. Each is skipped at a size where its
+        // time at the last size, grown linearly, would pass `budgetMs` (the package's export
+        // and import are not yet linear: docs/BENCHMARKS.md).
+        const projected = (/** @type {{ n: number, ms: number } | undefined} */ last) => (last ? (last.ms * n) / last.n : 0);
+        const skip = { export: projected(last.export) > budgetMs, import: projected(last.import) > budgetMs };
+        const measured = await exportImport(name, n, idb, dexie, common, skip);
+        for (const what of /** @type {const} */ (["export", "import"])) {
+          if (skip[what]) {
+            const s = `${what}: the last size's time grown linearly, ${Math.round(projected(last[what]) / 1000)} s, passes the budget of ${budgetMs / 1000} s`;
+            rows.push({ case: `${what}, store of ${n.toLocaleString("en-US")} files`, command: what, ...common, skipped: s });
+            console.log(`bench-alt: ${n} files: ${s}`);
+          } else {
+            rows.push({ ...common, ...measured[what] });
+            last[what] = { n, ms: /** @type {number} */ (measured[what].median_ms) };
+          }
+        }
         console.log(`bench-alt: ${n} files measured`);
       }
     } finally {
@@ -343,3 +363,69 @@ export const alternatives = {
     return rows;
   },
 };
+
+/**
+ * export and import of store `name` (n files), once each for the three: the package's
+ * `export()` and `import(bundle)` into a fresh empty store; the alternatives' read of every
+ * record and its put into a fresh database. The import needs the export's bundle: a skipped
+ * export is still run when the import is not, off the table.
+ * @param {string} name
+ * @param {number} n
+ * @param {Alternative} idb
+ * @param {Alternative} dexie
+ * @param {Record<string, unknown>} common
+ * @param {{ export: boolean, import: boolean }} skip
+ */
+async function exportImport(name, n, idb, dexie, common, skip) {
+  const time = async (/** @type {() => Promise<any>} */ body) => {
+    const t0 = performance.now();
+    const out = await body();
+    return { ms: performance.now() - t0, out };
+  };
+  /** @type {{ export?: Record<string, unknown>, import?: Record<string, unknown> }} */
+  const out = {};
+  if (skip.export && skip.import) return out;
+  const pkg = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+  let exported;
+  try {
+    exported = await time(() => pkg.export());
+  } finally {
+    pkg.close();
+  }
+  const idbExport = await time(() => idb.records("/memories"));
+  const dexieExport = await time(() => dexie.records("/memories"));
+  const row = (/** @type {string} */ what, /** @type {number} */ p, /** @type {number} */ i, /** @type {number} */ d) => ({
+    ...common,
+    case: `${what}, store of ${n.toLocaleString("en-US")} files`,
+    command: what,
+    runs: 1,
+    median_ms: p,
+    idb_median_ms: i,
+    dexie_median_ms: d,
+    ratio_idb: Math.round((p / i) * 1000) / 1000,
+    ratio_dexie: Math.round((p / d) * 1000) / 1000,
+  });
+  out.export = row("export", exported.ms, idbExport.ms, dexieExport.ms);
+  if (skip.import) return out;
+  const target = await MemoryTool.open({ store: `${name}-import`, storage: "indexeddb", limits: LIMITS });
+  let imported;
+  try {
+    imported = await time(() => target.import(exported.out));
+  } finally {
+    target.close();
+    await new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(`${name}-import`);
+  }
+  const files = idbExport.out.map((/** @type {any} */ r) => ({ path: r.path, content: r.content }));
+  const intoFresh = async (/** @type {(name: string) => Promise<Alternative>} */ open, /** @type {string} */ db) => {
+    const fresh = await open(db);
+    try {
+      return (await time(() => fresh.fill(files))).ms;
+    } finally {
+      await fresh.destroy();
+    }
+  };
+  const idbImport = await intoFresh(openIdbMemory, `bench-alt-idb:${name}-import`);
+  const dexieImport = await intoFresh(openDexieMemory, `bench-alt-dexie:${name}-import`);
+  out.import = row("import", imported.ms, idbImport, dexieImport);
+  return out;
+}
