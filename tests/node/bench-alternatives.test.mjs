@@ -120,3 +120,55 @@ test("a listing longer than the view limit is cut alike", async () => {
     await dexie.destroy();
   }
 });
+
+test("the floor issues the package's requests, round by round (schema 4)", async () => {
+  const floor = await import("../../bench/baseline.mjs");
+  const { traceRounds } = await import("../../bench/request-trace.mjs");
+  const { MemoryTool: Tool } = await import("memory-tool-wasm");
+  const tool = await Tool.open({ storage: "indexeddb", store: "floor-trace", limits: { maxFiles: 1_000_000 } });
+  for (let i = 0; i < 5; i++) await tool.writeFile(`/memories/dir/f${i}.md`, `file ${i}\n`);
+  await tool.writeFile("/memories/doc.md", "alpha\nbeta\n");
+  const env = { db: await floor.openDatabase("memory-tool-wasm:floor-trace") };
+  const sorted = (/** @type {string[][]} */ rounds) => rounds.map((round) => [...round].sort());
+  const ok = (/** @type {any} */ r) => assert.equal(r.isError, false, r.content);
+  try {
+    const read = async (/** @type {string} */ path) => (await floor.read(env, ({ files }) => [files.get(path)]))[0];
+    const newest = () => floor.newestVersion(env);
+
+    const pkgView = await traceRounds(async () => ok(await tool.execute({ command: "view", path: "/memories/doc.md" })));
+    assert.deepEqual(sorted(await traceRounds(() => floor.viewFile(env, "/doc.md"))), sorted(pkgView));
+
+    const pkgCreate = await traceRounds(async () => ok(await tool.execute({ command: "create", path: "/memories/new/a.md", file_text: "x\n" })));
+    const record = await read("/new/a.md");
+    const version = await newest();
+    const write = {
+      record: { ...record, path: "/new/b.md", id: "mem_b", version: "memver_zz1", content: "memver_zz1" },
+      version: { ...version, id: "memver_zz1", memoryId: "mem_b", path: "/new/b.md", content: "memver_zz1" },
+      bytes: new TextEncoder().encode("x\n"),
+    };
+    assert.deepEqual(sorted(await traceRounds(() => floor.create(env, write))), sorted(pkgCreate));
+
+    const pkgEdit = await traceRounds(async () => ok(await tool.execute({ command: "str_replace", path: "/memories/doc.md", old_str: "beta", new_str: "gamma" })));
+    const doc = await read("/doc.md");
+    const edited = { record: { ...doc, size: doc.size + 1, version: "memver_zz2", content: "memver_zz2" }, version: { ...(await newest()), id: "memver_zz2" }, bytes: new Uint8Array(doc.size + 1) };
+    assert.deepEqual(sorted(await traceRounds(() => floor.edit(env, edited))), sorted(pkgEdit));
+
+    const pkgRename = await traceRounds(async () => ok(await tool.execute({ command: "rename", old_path: "/memories/dir", new_path: "/memories/moved" })));
+    const moved = (await floor.read(env, ({ files }) => [files.getAll(floor.below("/moved"))]))[0];
+    const template = await newest();
+    const moves = moved.map((/** @type {any} */ r, /** @type {number} */ i) => ({
+      from: r.path,
+      record: { ...r, path: `/back${r.path.slice("/moved".length)}` },
+      version: { ...template, id: `memver_zz3${i}`, memoryId: r.id },
+    }));
+    assert.deepEqual(sorted(await traceRounds(() => floor.renameDirectory(env, "/moved", "/back", moves))), sorted(pkgRename));
+
+    const pkgDelete = await traceRounds(async () => ok(await tool.execute({ command: "delete", path: "/memories/back" })));
+    await floor.putAll(env, { files: moves.map((/** @type {any} */ m) => m.record) });
+    const deletes = moves.map((/** @type {any} */ m, /** @type {number} */ i) => ({ path: m.record.path, size: m.record.size, version: { ...template, id: `memver_zz4${i}`, memoryId: m.record.id } }));
+    assert.deepEqual(sorted(await traceRounds(() => floor.deleteDirectory(env, "/back", deletes))), sorted(pkgDelete));
+  } finally {
+    env.db.close();
+    tool.close();
+  }
+});
