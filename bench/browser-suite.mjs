@@ -9,7 +9,10 @@
 // `runBrowserScale` runs the scaling rows (export, import, memories.list, versions.list at
 // several sizes: bench/page.mjs's `scaleCases`) in a browser of their own.
 //
-//   node bench/browser-suite.mjs [--runs N] [--warmup N] [--files N] [--scale]   prints the rows as JSON
+// `runAlternatives` runs the package beside hand-written idb and Dexie versions of the same
+// commands (bench/alternatives/), in a browser of its own.
+//
+//   node bench/browser-suite.mjs [--runs N] [--warmup N] [--files N] [--scale | --alternatives]   prints the rows as JSON
 //
 // The page is served cross-origin isolated (COOP/COEP added by request interception), so
 // performance.now() ticks in 5 µs steps rather than 100 µs.
@@ -132,6 +135,52 @@ export async function runBrowserScale({ runs = 100, warm = 0, log = () => {} } =
     } finally {
       page.off("console", progress);
     }
+  });
+}
+
+/** The store sizes of the alternatives' scaling rows (create, view, open). */
+export const ALT_SCALE_SIZES = [100, 1_000, 10_000, 50_000];
+
+/**
+ * The side-by-side rows: the package, the idb version and the Dexie version of the commands
+ * (bench/alternatives/), interleaved run by run in one page over IndexedDB: view / create /
+ * str_replace / insert of 1, 10, 100 KB files; view /memories of 100, 1,000, 10,000 files;
+ * rename and delete of a 1,000-file directory; create, view and open at ALT_SCALE_SIZES files.
+ * In a browser of its own.
+ * @param {{ runs?: number, warm?: number, sizes?: number[], log?: (line: string) => void }} [options]
+ *   `runs`: measured runs of each per-file command (default 50); the others run fewer
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runAlternatives({ runs = 50, warm = 0, sizes = ALT_SCALE_SIZES, log = () => {} } = {}) {
+  return withBenchPage({ warm, log }, async ({ page, call, info }) => {
+    const progress = (/** @type {import("playwright-core").ConsoleMessage} */ message) => {
+      const text = message.text();
+      if (text.startsWith("bench-alt: ")) log(`alternatives: ${text.slice("bench-alt: ".length)}`);
+    };
+    page.on("console", progress);
+    /** @type {Array<Record<string, unknown>>} */
+    const rows = [];
+    try {
+      const docs = [KB, 10 * KB, 100 * KB];
+      log(`alternatives: view file / create / str_replace / insert on 1, 10, 100 KB, ${runs} runs each of package, idb, Dexie`);
+      await call("prepare", { name: "alt-files", files: 100, fileBytes: KB, docs, withFloor: false });
+      rows.push(...(await call("altFileCases", { name: "alt-files", sizes: docs, runs, warmup: 5 })));
+      await call("drop", { name: "alt-files" });
+      for (const files of [100, 1_000, 10_000]) {
+        const viewRuns = files <= 100 ? runs : files <= 1_000 ? Math.max(10, Math.round(runs * 0.4)) : Math.max(5, Math.round(runs * 0.16));
+        const dirRuns = files === 1_000 ? Math.max(4, Math.round(runs * 0.16)) : 0;
+        log(`alternatives: ${files} files: view /memories ×${viewRuns}${dirRuns ? `, rename and delete dir ×${dirRuns}` : ""}`);
+        await call("prepare", { name: `alt-dir-${files}`, files, fileBytes: KB, withFloor: false });
+        rows.push(...(await call("altDirCases", { name: `alt-dir-${files}`, files, viewRuns, dirRuns, warmup: 2 })));
+        await call("drop", { name: `alt-dir-${files}` });
+      }
+      const scaleRuns = Math.max(10, Math.round(runs * 0.6));
+      log(`alternatives: create / view / open at ${sizes.map((n) => n.toLocaleString("en-US")).join(", ")} files, ${scaleRuns} runs`);
+      rows.push(...(await call("altScale", { sizes, runs: scaleRuns, warmup: 3 })));
+    } finally {
+      page.off("console", progress);
+    }
+    return { rows: rows.map((row) => ({ suite: "chromium-alternatives", ...row })), info };
   });
 }
 
@@ -280,11 +329,19 @@ async function measureOpen(context, origin, { name, files, fileBytes }) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs } = await import("node:util");
   const { values } = parseArgs({
-    options: { runs: { type: "string" }, warmup: { type: "string" }, files: { type: "string" }, scale: { type: "boolean" } },
+    options: {
+      runs: { type: "string" },
+      warmup: { type: "string" },
+      files: { type: "string" },
+      scale: { type: "boolean" },
+      alternatives: { type: "boolean" },
+    },
   });
   const number = (/** @type {string | undefined} */ v) => (v === undefined ? undefined : Number(v));
   const log = (/** @type {string} */ line) => console.error(line);
-  const { rows, info } = values.scale
+  const { rows, info } = values.alternatives
+    ? await runAlternatives({ runs: number(values.runs), log })
+    : values.scale
     ? await runBrowserScale({ runs: number(values.runs), log })
     : await runBrowserSuite({
         runs: number(values.runs),

@@ -14,6 +14,7 @@
 import { InMemoryStorage, IndexedDbStorage, MemoryTool } from "../src/js/index.js";
 import init from "../pkg/memory_tool_wasm.js";
 import * as floor from "./baseline.mjs";
+import { alternatives } from "./alternatives/page-cases.mjs";
 import { summarize } from "./stats.mjs";
 import { KB, MARKER_A, MARKER_B, SCALE_FILES, caseName, checked, kb, noteName, scaleCases, textOfSize } from "./workload.mjs";
 
@@ -257,7 +258,10 @@ const bench = {
       // view /memories
       const listing = await exec({ command: "view", path: "/memories" });
       const text = String(listing.content);
-      if (!text.includes(noteName(files)) || !text.includes(noteName(1))) {
+      // A listing longer than the view limit is cut, with a note of how many entries it has
+      // (docs/TOOL.md#result-shape): the directory and its files.
+      const cut = `of ${(files + 1).toLocaleString("en-US")} entries.`;
+      if (!(text.includes(noteName(files)) || text.includes(cut)) || !text.includes(noteName(1))) {
         throw new Error(`view /memories does not list the ${files} files: ${text.slice(0, 300)}`);
       }
       rows.push({
@@ -341,6 +345,7 @@ const bench = {
             const now = Date.now();
             return records.map((/** @type {any} */ r) => ({
               path: r.path,
+              size: r.size,
               version: { ...deleteTemplate, id: floorVersionId(), memoryId: r.id, path: r.path, createdAt: now },
             }));
           },
@@ -692,6 +697,19 @@ function timerResolution() {
   return Math.round(best * 1e6) / 1e6;
 }
 
+Object.assign(bench, alternatives, {
+  /**
+   * The alternatives' scaling rows (`altScaleCases`) over stores of `sizes` files, the
+   * package's cut from one snapshot of the biggest, made here by the core.
+   * @param {{ sizes: number[], runs: number, warmup: number }} options
+   */
+  async altScale({ sizes, runs, warmup }) {
+    const t0 = performance.now();
+    const snapshot = await buildSnapshot(Math.max(...sizes), KB, []);
+    console.log(`bench-alt: snapshot of ${Math.max(...sizes)} files built in ${Math.round(performance.now() - t0)} ms`);
+    return alternatives.altScaleCases({ sizes, runs, warmup, snapshot, writeSnapshot });
+  },
+});
 Object.assign(globalThis, { bench, KB });
 const status = document.getElementById("status");
 if (status) status.textContent = "ready";

@@ -3,7 +3,7 @@
 // suite, case, median_ms, p95_ms, baseline_median_ms, ratio, …; the sizes' rows have raw_bytes
 // and gzip_bytes).
 //
-//   node bench/run.mjs [--json FILE] [--only native,node,chromium,scale,sync,size] [--runs N] [--files N] [--warm N]
+//   node bench/run.mjs [--json FILE] [--only native,node,chromium,alternatives,scale,sync,size] [--runs N] [--files N] [--warm N]
 //
 // Parts:  native    examples/bench_core.rs, the Rust core alone (cargo run --release)
 //         node      Node 20, in-memory storage (bench/node-suite.mjs)
@@ -21,6 +21,13 @@
 //                   a first download and a no-change pass over 1,000 and 10,000 memories of 1 KB in
 //                   Node (in-memory storage), and over 1,000 in Chromium (IndexedDB), with the
 //                   requests each sent (bench/sync-suite.mjs)
+//         alternatives  headless Chromium, IndexedDB: the package beside hand-written idb 8 and
+//                   Dexie 4 versions of the same commands (bench/alternatives/), interleaved run
+//                   by run in one page: view / create / str_replace / insert of 1, 10, 100 KB,
+//                   view /memories of 100 / 1,000 / 10,000 files, rename and delete of a
+//                   1,000-file directory, create / view / open at 100 to 50,000 files; the
+//                   ratios package ÷ idb and ÷ Dexie beside the targets (docs/BENCHMARKS.md).
+//                   --runs sets its per-file runs too (default 50 here).
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
 // --runs N: measured runs of each per-file command in Chromium (default 100; the directory
 // commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
@@ -39,9 +46,12 @@ import { CHROMIUM } from "../scripts/chromium.mjs";
 import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PARTS = ["native", "node", "chromium", "scale", "sync", "size"];
-/** What runs without --only: `scale` takes as long again (~2 min on 2 cores), so it runs when asked for. */
-const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale");
+const PARTS = ["native", "node", "chromium", "alternatives", "scale", "sync", "size"];
+/**
+ * What runs without --only: `scale` takes as long again (~2 min on 2 cores) and `alternatives`
+ * 3.5–5.5 min, so they run when asked for.
+ */
+const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale" && part !== "alternatives");
 
 /** @param {string} line */
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
@@ -59,8 +69,8 @@ async function main() {
   });
   if (values.help) {
     console.log(
-      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,scale,sync,size] [--runs N] [--files N] [--warm N]\n" +
-        "  (without --only: native, node, chromium, sync, size; scale runs only when named)",
+      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,alternatives,scale,sync,size] [--runs N] [--files N] [--warm N]\n" +
+        "  (without --only: native, node, chromium, sync, size; scale and alternatives run only when named)",
     );
     return 0;
   }
@@ -113,6 +123,14 @@ async function main() {
     machine.chromium_timer_resolution_ms = info.timerResolutionMs;
     machine.chromium_cross_origin_isolated = info.crossOriginIsolated;
     return browserRows;
+  });
+  await runPart("alternatives", async () => {
+    const { runAlternatives } = await import("./browser-suite.mjs");
+    const { rows: altRows, info } = await runAlternatives({ runs: positive(values.runs, "--runs") ?? 50, warm, log });
+    machine.chromium ??= info.chromiumVersion;
+    machine.chromium_timer_resolution_ms ??= info.timerResolutionMs;
+    machine.chromium_cross_origin_isolated ??= info.crossOriginIsolated;
+    return [...altRows, ...alternativeRatios(altRows)];
   });
   await runPart("scale", async () => {
     const { runNodeScale } = await import("./node-suite.mjs");
@@ -274,6 +292,57 @@ function render(machine, rows) {
     );
   }
 
+  const alternatives = rows.filter((r) => r.suite === "chromium-alternatives");
+  if (alternatives.length > 0) {
+    const times = (/** @type {number | undefined} */ r) => (r === undefined ? "-" : `${r.toFixed(2)}×`);
+    const sorted = [...alternatives].sort((a, b) => altOrder(a.case) - altOrder(b.case));
+    lines.push(
+      "",
+      ...table(
+        [["package beside hand-written idb / Dexie", "package", "idb", "Dexie", "pkg÷idb", "pkg÷Dexie", "target (÷idb)", "holds", "runs"]],
+        sorted.map((r) => {
+          const target = altTarget(r.case);
+          if (r.skipped) return [r.case, "skipped", "", "", "", "", "", "", ""];
+          return [
+            r.case,
+            formatMs(r.median_ms),
+            formatMs(r.idb_median_ms),
+            formatMs(r.dexie_median_ms),
+            times(r.ratio_idb),
+            times(r.ratio_dexie),
+            target ? `≤ ${target.toFixed(1)}×` : "-",
+            target ? (r.ratio_idb <= target ? "yes" : "NO") : "",
+            group(r.runs),
+          ];
+        }),
+      ),
+    );
+    for (const r of sorted.filter((row) => row.skipped)) lines.push(`  skipped: ${r.case}: ${r.skipped.replace(/^\w+: /, "")}`);
+    const growth = rows.filter((r) => r.suite === "chromium-alternatives-ratio");
+    if (growth.length > 0) {
+      lines.push(
+        "",
+        ...table(
+          [["time ratio, biggest store / 100 files (medians)", "package", "idb", "Dexie", "data ratio", "target (package)", "holds"]],
+          growth.map((r) => [
+            r.case,
+            times(r.ratio),
+            times(r.idb_ratio),
+            times(r.dexie_ratio),
+            `${group(r.data_ratio)}×`,
+            r.target ? `≤ ${r.target.toFixed(1)}×` : "-",
+            r.target ? (r.ratio <= r.target ? "yes" : "NO") : "",
+          ]),
+        ),
+      );
+    }
+    lines.push(
+      "  Medians in one Chromium page over IndexedDB, the three interleaved run by run (order rotating).",
+      "  idb / Dexie: the six commands written by hand, one record per file, same texts, no versions,",
+      "  hashes, limits, policy or events (bench/alternatives/, docs/BENCHMARKS.md#the-two-yardsticks).",
+    );
+  }
+
   const opens = rows.filter((r) => r.suite === "chromium-open");
   if (opens.length > 0) {
     const mb = (/** @type {number | undefined} */ n) => (n === undefined ? "-" : `${(n / 2 ** 20).toFixed(2)} MB`);
@@ -375,6 +444,63 @@ function render(machine, rows) {
   }
   lines.push("", `bench took ${machine.total_seconds} s (after the build)`);
   return lines.join("\n");
+}
+
+/** The alternatives' table order: the issue's commands, then the store-size rows by size. */
+const ALT_ORDER = ["view file", "create", "str_replace", "insert", "view /memories", "rename dir", "delete dir"];
+
+/** @param {string} name */
+function altOrder(name) {
+  const scaled = /store of ([\d,]+) files/.exec(name);
+  if (scaled) {
+    const kind = ["create", "view file", "open", "export", "import"].findIndex((c) => name.startsWith(c));
+    return 1e12 + kind * 1e9 + Number(scaled[1].replace(/,/g, ""));
+  }
+  const command = ALT_ORDER.findIndex((c) => name.startsWith(`${c},`));
+  const size = Number(/, ([\d,]+)/.exec(name)?.[1].replace(/,/g, "") ?? 0);
+  return command * 1e9 + size;
+}
+
+/**
+ * The target of a side-by-side case, as a ceiling on package ÷ idb (docs/BENCHMARKS.md), or
+ * undefined for a case without one.
+ * @param {string} name
+ */
+export function altTarget(name) {
+  if (/store of/.test(name)) return undefined;
+  if (/^(view file|str_replace|insert), /.test(name)) return 1.3;
+  if (name.startsWith("create, ")) return 1.5;
+  if (name.startsWith("view /memories, ")) return 0.5;
+  if (name.startsWith("delete dir, ")) return 3;
+  return undefined;
+}
+
+/**
+ * Growth with the store: the medians at the biggest store over those at the smallest, for
+ * create, view and open, for each of the three (the create target: ≤ 1.3×).
+ * @param {Array<Record<string, any>>} rows the alternatives' rows
+ */
+function alternativeRatios(rows) {
+  const out = [];
+  for (const command of ["create, 1 KB", "view file, 1 KB", "open", "export", "import"]) {
+    const scaled = rows
+      .filter((r) => r.case.startsWith(`${command}, store of`) && r.median_ms !== undefined)
+      .sort((a, b) => a.store_files - b.store_files);
+    if (scaled.length < 2) continue;
+    const small = scaled[0];
+    const big = scaled[scaled.length - 1];
+    const ratio = (/** @type {string} */ key) => Math.round((big[key] / small[key]) * 1000) / 1000;
+    out.push({
+      suite: "chromium-alternatives-ratio",
+      case: `${command}, ${group(big.store_files)} / ${group(small.store_files)} files`,
+      ratio: ratio("median_ms"),
+      idb_ratio: ratio("idb_median_ms"),
+      dexie_ratio: ratio("dexie_median_ms"),
+      target: command.startsWith("create") ? 1.3 : undefined,
+      data_ratio: big.store_files / small.store_files,
+    });
+  }
+  return out;
 }
 
 /**
