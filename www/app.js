@@ -11,6 +11,7 @@ import { mountAgentPanel } from "./agent/agent-panel.js";
 import { mountMountsEditor } from "./agent/mounts-editor.js";
 import { mountOverview } from "./browser/overview.js";
 import { mountVanishedNotice } from "./browser/vanished-notice.js";
+import { mountSyncPanel } from "./browser/sync-panel.js";
 import { StoreCatalog } from "./stores.js";
 import { StoreSession } from "./store-session.js";
 import { mountTabs } from "./tabs.js";
@@ -160,6 +161,7 @@ async function main() {
     else byId("memory-panel").focus();
   }
   const storage = mountStorageStatus({ root: byId("storage") });
+  const hostedSync = mountSyncPanel({ root: byId("sync"), session, announce });
   mountToolConsole({ root: byId("console"), memory });
   const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
   const overview = mountOverview({
@@ -189,7 +191,7 @@ async function main() {
   await Promise.all([browser.refresh(), picker.refresh(), storage.refresh(), overview.refresh()]);
 
   // For poking around from the browser's devtools console.
-  Object.assign(window, { demo: { session, pkg } });
+  Object.assign(window, { demo: { session, pkg, hostedSync } });
   setState("ready");
   if (choice === "import") bundle.chooseFile();
   else if (choice === "empty") announce(`The store “${storeName}” starts over, empty.`);
