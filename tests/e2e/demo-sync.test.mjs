@@ -3,7 +3,8 @@
 // (ANTHROPIC_BASE_URL's role, so its Content-Security-Policy lets the SDK reach it), the panel
 // lists and creates a hosted store, starts sync on the open store, sends a memory written in the
 // demo, receives one written on the hosted side into the memory browser, shows a conflict whose
-// "Restore my version" brings the local text back, stops; axe finds nothing in the panel.
+// "Restore my version" brings the local text back, lists a refused file once, stops; axe finds
+// nothing in the panel.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium.
 // Run: node --test --test-concurrency=1 tests/e2e/demo-sync.test.mjs
@@ -108,6 +109,16 @@ describe("the demo's hosted sync panel", () => {
     assert.equal(await text(), "my local edit");
     await syncNow();
     assert.equal(emu.files(id)["/from-demo.md"], "my local edit");
+  });
+
+  it("a file the hosted store refuses is listed once under Refused, and not sent", async () => {
+    await runTool({ command: "create", path: "/memories/a\u200db.md", file_text: "a zero-width joiner in the path" });
+    await syncNow();
+    await page.locator('#sync-refused [data-testid="sync-refusal"]').waitFor();
+    assert.equal(await page.locator('#sync-refused [data-testid="sync-refusal"]').getAttribute("data-path"), "/a\u200db.md");
+    await syncNow();
+    assert.equal(await page.locator('#sync-refused [data-testid="sync-refusal"]').count(), 1, "reported once");
+    assert.equal(emu.files(id)["/a\u200db.md"], undefined);
   });
 
   it("axe finds nothing in the panel, light and dark", async () => {
