@@ -596,6 +596,14 @@ export interface Bundle {
   skipped?: Array<{ path?: string; version_id?: string; reason: string }>;
 }
 
+/**
+ * The platform's `Blob` where the program's types have one (the DOM lib, Node's types), else
+ * the part of it a bundle needs: the declarations also type-check with no lib at all.
+ */
+export type BlobLike = typeof globalThis extends { Blob: { prototype: infer B } }
+  ? B
+  : { readonly size: number; readonly type: string; text(): Promise<string> };
+
 /** `exportBlob` options. */
 export interface ExportBlobOptions extends ExportOptions {
   /** Called with 0 first, then about every 1% of the entries written, and at the end. */
@@ -748,7 +756,7 @@ export class MemoryTool {
    * `export`, written while it is read, as a Blob of the same JSON: one read-only transaction,
    * one entry in the core's memory at a time (for stores too big to hold whole).
    */
-  exportBlob(options?: ExportBlobOptions): Promise<Blob>;
+  exportBlob(options?: ExportBlobOptions): Promise<BlobLike>;
   /** Exports a store (with several mounts, `options.store`; default the first) as a bundle. */
   export(options?: ExportOptions): Promise<Bundle>;
   /**

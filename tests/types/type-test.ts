@@ -109,3 +109,6 @@ same<(typeof MOUNT_OPTION_NAMES)[number], keyof Declared.MountOptions>(both);
 same<(typeof LIMIT_NAMES)[number], keyof NonNullable<Declared.MemoryToolOptions["limits"]>>(both);
 same<(typeof FIELD_NAMES)[number], keyof Declared.CreateStoreParams>(both);
 same<keyof typeof LIMIT_ALIASES, keyof Declared.MemoryStoreLimitsInput>(both);
+
+// With the DOM lib, `exportBlob` resolves to the platform's Blob (a download or an upload takes it).
+export const exportsABlob: (memory: Declared.MemoryTool) => Promise<Blob> = (memory) => memory.exportBlob();
