@@ -151,18 +151,16 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
         }
         /** @type {Array<Uint8Array | undefined>} */
         const contents = new Array(chunk.length);
-        let left = chunk.length;
+        // Entries without content (a deletion, a redacted version) need no read.
+        let left = chunk.filter((entry) => entry.key !== null).length;
+        if (left === 0) done(contents);
         chunk.forEach((entry, i) => {
-          if (entry.key === null) {
-            if (--left === 0) done(contents);
-            return;
-          }
+          if (entry.key === null) return;
           tx.getContent(entry.key, (value) => {
             contents[i] = value;
             if (--left === 0) done(contents);
           });
         });
-        if (left === 0) done(contents);
       });
     });
     if (read_ === null) return null;

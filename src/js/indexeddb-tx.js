@@ -251,10 +251,18 @@ export class IndexedDbTx {
     this.#withMeta((before) => {
       if (before.archivedAt != null) return;
       const record = { ...before, archivedAt: at };
-      this.#metaRead = { record };
-      this.#sawFiles(record.files);
-      this.#write(() => this.#meta.put(record, META_KEY));
+      this.#putMeta(record);
     });
+  }
+
+  /**
+   * Puts the StoreMeta record; later reads of this transaction see it.
+   * @param {StoreMeta} record
+   */
+  #putMeta(record) {
+    this.#metaRead = { record };
+    this.#sawFiles(record.files);
+    this.#write(() => this.#meta.put(record, META_KEY));
   }
 
   /**
@@ -296,9 +304,7 @@ export class IndexedDbTx {
           this.#withMeta((before) => {
             const newest = maxId(counted.newestVersion, before.newestVersion);
             const record = { ...counted, newestVersion: newest, createdAt: before.createdAt, archivedAt: before.archivedAt ?? null };
-            this.#metaRead = { record };
-            this.#sawFiles(record.files);
-            this.#write(() => this.#meta.put(record, META_KEY));
+            this.#putMeta(record);
           }),
         ),
       );
@@ -312,9 +318,7 @@ export class IndexedDbTx {
         newestVersion: maxId(before.newestVersion, delta.newestVersion),
         changedAt: now,
       };
-      this.#metaRead = { record };
-      this.#sawFiles(record.files);
-      this.#write(() => this.#meta.put(record, META_KEY));
+      this.#putMeta(record);
     });
   }
 

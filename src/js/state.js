@@ -61,7 +61,7 @@ export function stateApi(handleOf) {
       /** @type {unknown} */
       let value;
       await run(handle, "readonly", (tx) => /** @type {Required<StorageTx>} */ (tx).getState(name, (v) => (value = v)));
-      return value === undefined ? undefined : value;
+      return value;
     },
     set: async (
       /** @type {string} */ name,

@@ -7,34 +7,7 @@ import * as Declared from "../../src/js/sync.js";
 import type * as Code from "#implementation/sync.js";
 import type { MemoryTool } from "../../src/js/index.js";
 
-type Signature<F> = F extends (...args: infer P) => infer R ? { takes: P; gives: R } : F;
-type Mutual<X, Y> = [X] extends [Y] ? ([Y] extends [X] ? true : false) : false;
-/** The members of `A` and `B` that differ: on one side only, or taking or giving other types. */
-type Drift<A, B> = {
-  [K in keyof A | keyof B]: K extends keyof A
-    ? K extends keyof B
-      ? Mutual<Signature<A[K]>, Signature<B[K]>> extends true
-        ? never
-        : K
-      : K
-    : K;
-}[keyof A | keyof B];
-type IsAny<T> = 0 extends 1 & T ? true : false;
-type MembersWithAny<T> = {
-  [K in keyof T]-?: IsAny<T[K]> extends true
-    ? K
-    : T[K] extends (...args: infer P) => infer R
-      ? true extends IsAny<Awaited<R>> | { [I in keyof P]: IsAny<P[I]> }[number]
-        ? K
-        : never
-      : never;
-}[keyof T];
-type Statics<C> = Omit<C, "prototype">;
-function same<A, B>(check: { codeIsDeclared: (code: A) => B; declaredIsCode: (declared: B) => A }): void {
-  void check;
-}
-const identity = <T>(value: T) => value;
-const both = { codeIsDeclared: identity, declaredIsCode: identity };
+import { both, same, type Drift, type MembersWithAny, type Statics } from "./drift.js";
 
 same<keyof typeof Code, keyof typeof Declared>(both);
 same<Drift<Code.MemorySync, Declared.MemorySync>, never>(both);
