@@ -14,13 +14,18 @@ passed=()
 failed=()
 skipped=()
 
+# Each step's output is also kept, so the summary can repeat the end of a failed one: a CI log
+# that shows only its last lines still says why.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/memory-tool-wasm-test.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+
 # step NAME COMMAND — runs COMMAND in its own `bash -euo pipefail` (so `set -e` holds inside it
 # even though the step's status is tested here), timed, under a header line.
 step() {
   local name=$1 cmd=$2 start=$SECONDS status=0
   total=$((total + 1))
   printf '\n==> [%d] %s: %s\n' "$total" "$name" "$cmd"
-  bash -euo pipefail -c "$cmd" || status=$?
+  bash -euo pipefail -c "$cmd" 2>&1 | tee "$logs/$(printf %02d "$total")-$name.log" || status=${PIPESTATUS[0]}
   last_status=$status
   if [ "$status" -eq 0 ]; then
     passed+=("$name")
@@ -72,7 +77,9 @@ step build "SKIP_SETUP=1 bash scripts/build.sh"
 build_ok=$((last_status == 0))
 
 if grep -rlq --include='*.rs' 'wasm_bindgen_test' src tests 2>/dev/null; then
-  step browser "wasm-pack test --headless --chrome -- --features wasm"
+  # The runner gives a test file 20 s in the browser by default; a slow 2-core CI machine can
+  # need more for the Unicode comparison, and a timeout there says nothing about the code.
+  step browser "WASM_BINDGEN_TEST_TIMEOUT=\${WASM_BINDGEN_TEST_TIMEOUT:-300} wasm-pack test --headless --chrome -- --features wasm"
 else
   skip browser "no wasm_bindgen_test in src/ or tests/*.rs"
 fi
@@ -123,6 +130,12 @@ if [ ${#skipped[@]} -gt 0 ]; then
   echo "test.sh: SKIPPED ${#skipped[@]} step(s) with nothing to run: ${skipped[*]}"
 fi
 if [ ${#failed[@]} -gt 0 ]; then
+  for log in "$logs"/*.log; do
+    name=$(basename "$log" .log)
+    case " ${failed[*]} " in *" ${name#*-} "*) ;; *) continue ;; esac
+    printf '\n==> the last 40 lines of the failed step %s:\n' "$name"
+    tail -n 40 "$log"
+  done
   list=$(printf '%s, ' "${failed[@]}")
   echo "test.sh: ${#passed[@]} of $total steps passed; FAILED: ${list%, }"
   exit 1
