@@ -9,7 +9,7 @@ use super::rules::{
 use crate::commands::Context;
 use crate::format::json::{quote, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
-use crate::format::render::{cat, fill};
+use crate::format::render::{cat, echo, fill};
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::path::parse_store_prefix;
 use crate::model::record::{sha256_hex, FileRecord};
@@ -75,7 +75,10 @@ fn changed(record: &FileRecord, expected: &str) -> Stop {
 }
 
 fn not_found(id: &str) -> Stop {
-    stop(ErrorCode::NotFound, fill("No memory has the id {}", &[id]))
+    stop(
+        ErrorCode::NotFound,
+        fill("No memory has the id {}", &[&echo(id)]),
+    )
 }
 
 /// A memory with its content, as JSON.
@@ -95,9 +98,12 @@ pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 /// `memories.getByPath(path)`.
 pub(crate) fn get_by_path(key: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::File(key.into())])?;
-    let record = snap
-        .file(key)
-        .ok_or_else(|| stop(ErrorCode::NotFound, fill("No memory is at {}", &[key])))?;
+    let record = snap.file(key).ok_or_else(|| {
+        stop(
+            ErrorCode::NotFound,
+            fill("No memory is at {}", &[&echo(key)]),
+        )
+    })?;
     with_content(record, snap)
 }
 
@@ -139,7 +145,12 @@ pub(crate) fn update(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, snap, Voice::Host, &fill("update memory {}", &[id]))?;
+    refuse_if_read_only(
+        cx,
+        snap,
+        Voice::Host,
+        &fill("update memory {}", &[&echo(id)]),
+    )?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     let key = new_key.unwrap_or(&record.path);
@@ -205,7 +216,12 @@ pub(crate) fn delete(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, snap, Voice::Host, &fill("delete memory {}", &[id]))?;
+    refuse_if_read_only(
+        cx,
+        snap,
+        Voice::Host,
+        &fill("delete memory {}", &[&echo(id)]),
+    )?;
     snap.need(vec![Read::FileById(id.into()), clock_read()])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
@@ -319,7 +335,7 @@ pub(crate) fn touch(keys: &[String], cx: &Context, snap: &Snapshot) -> Result<Ou
 /// `memories.keep(id)`: the host says the memory is still wanted: its last use is now, so an
 /// expiry counts from today.
 pub(crate) fn keep(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, snap, Voice::Host, &fill("keep memory {}", &[id]))?;
+    refuse_if_read_only(cx, snap, Voice::Host, &fill("keep memory {}", &[&echo(id)]))?;
     snap.need(vec![Read::FileById(id.into())])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
     let kept = FileRecord {

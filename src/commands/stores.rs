@@ -5,7 +5,7 @@
 use super::history::{clock_read, Bytes, History};
 use crate::commands::Context;
 use crate::format::json::{Json, ObjectWriter};
-use crate::format::render::{cat, decimal, fill};
+use crate::format::render::{cat, decimal, echo, fill};
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::ids::VersionIds;
 use crate::model::path::{is_control, is_invisible};
@@ -106,7 +106,7 @@ fn load<'s>(id: &str, snap: &'s Snapshot) -> Result<(&'s FileRecord, StoreRecord
     let file = snap.file(&key).ok_or_else(|| {
         stop(
             ErrorCode::NotFound,
-            fill("No memory store has the id {}", &[id]),
+            fill("No memory store has the id {}", &[&echo(id)]),
         )
     })?;
     snap.need(vec![Read::Content(file.content.clone())])?;
@@ -118,7 +118,7 @@ fn load<'s>(id: &str, snap: &'s Snapshot) -> Result<(&'s FileRecord, StoreRecord
         .ok_or_else(|| {
             stop(
                 ErrorCode::NotFound,
-                fill("The record of memory store {} is damaged", &[id]),
+                fill("The record of memory store {} is damaged", &[&echo(id)]),
             )
         })?;
     Ok((file, record))
@@ -205,7 +205,10 @@ pub(crate) fn update(
     if record.archived_at.is_some() {
         return Err(stop(
             ErrorCode::Archived,
-            fill("Memory store {} is archived and cannot change", &[id]),
+            fill(
+                "Memory store {} is archived and cannot change",
+                &[&echo(id)],
+            ),
         ));
     }
     if let Some(name) = &fields.name {

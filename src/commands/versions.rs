@@ -6,7 +6,7 @@ use super::policy::vet;
 use super::rules::{check_count, check_size, placement_reads, refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::quote;
-use crate::format::render::{decimal, fill};
+use crate::format::render::{decimal, echo, fill};
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_floor;
 use crate::model::record::{Change, VersionRecord};
@@ -110,8 +110,12 @@ pub(crate) fn list(filter: &VersionFilter, snap: &Snapshot) -> Result<Outcome, S
 
 fn find<'s>(id: &str, snap: &'s Snapshot) -> Result<&'s VersionRecord, Stop> {
     snap.need(vec![Read::Version(id.into())])?;
-    snap.version(id)
-        .ok_or_else(|| stop(ErrorCode::NotFound, fill("No version has the id {}", &[id])))
+    snap.version(id).ok_or_else(|| {
+        stop(
+            ErrorCode::NotFound,
+            fill("No version has the id {}", &[&echo(id)]),
+        )
+    })
 }
 
 fn version_json(version: &VersionRecord, content: Option<&[u8]>) -> String {
@@ -136,7 +140,12 @@ pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 /// `versions.redact(id)`: clears the version's content, path, hash and size for good. The
 /// bytes themselves go when no other version holds them.
 pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, snap, Voice::Host, &fill("redact version {}", &[id]))?;
+    refuse_if_read_only(
+        cx,
+        snap,
+        Voice::Host,
+        &fill("redact version {}", &[&echo(id)]),
+    )?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Ok(Outcome::value(version_json(version, None), vec![]));
@@ -175,12 +184,17 @@ pub(crate) fn redact(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome,
 /// `versions.restore(id)`: writes the version's content back as a new version of its memory;
 /// a deleted memory comes back at the version's path if that is free.
 pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
-    refuse_if_read_only(cx, snap, Voice::Host, &fill("restore version {}", &[id]))?;
+    refuse_if_read_only(
+        cx,
+        snap,
+        Voice::Host,
+        &fill("restore version {}", &[&echo(id)]),
+    )?;
     let version = find(id, snap)?;
     if version.redacted_at.is_some() {
         return Err(stop(
             ErrorCode::Redacted,
-            fill("Version {} was redacted: its content is gone", &[id]),
+            fill("Version {} was redacted: its content is gone", &[&echo(id)]),
         ));
     }
     let (Some(key), Some(size), Some(sha256), Some(path)) = (

@@ -3,7 +3,7 @@
 // synchronously inside the write's transaction; whatever it does, a decision comes back.
 
 import { messageOf } from "./errors.js";
-import { describeValue, isPlainObject } from "./arguments.js";
+import { LONE_SURROGATE, describeValue, isPlainObject } from "./arguments.js";
 
 /** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
 
@@ -46,7 +46,7 @@ export function decide(beforeWrite, write) {
     if (REFUSAL_WORDS.has(result.trim().toLowerCase())) {
       return refuse(`beforeWrite returned ${describeValue(result)}; refuse with false or { refuse: reason }`);
     }
-    return { rewrite: new TextEncoder().encode(result) };
+    return rewriteText(result, refuse);
   }
   if (result instanceof Uint8Array) return { rewrite: result };
   if (result instanceof ArrayBuffer) return { rewrite: new Uint8Array(result) };
@@ -55,7 +55,7 @@ export function decide(beforeWrite, write) {
   }
   if (isPlainObject(result) && "rewrite" in /** @type {object} */ (result)) {
     const content = /** @type {{ rewrite: unknown }} */ (result).rewrite;
-    if (typeof content === "string") return { rewrite: new TextEncoder().encode(content) };
+    if (typeof content === "string") return rewriteText(content, refuse);
     if (content instanceof Uint8Array) return { rewrite: content };
     return refuse(`beforeWrite returned { rewrite: ${describeValue(content)} }, which is not text or bytes`);
   }
@@ -64,6 +64,24 @@ export function decide(beforeWrite, write) {
     return refuse(typeof reason === "string" && reason.trim() !== "" ? reason : undefined);
   }
   return refuse(`beforeWrite returned ${describeValue(result)}, which is not a decision`);
+}
+
+/**
+ * A rewrite the hook gave as text, as UTF-8 bytes. A lone surrogate has no UTF-8 form
+ * (`TextEncoder` would store U+FFFD in its place without a word), so such a rewrite refuses the
+ * write and says where, as a host's own content does (docs/TOOL.md#from-javascript).
+ * @template R
+ * @param {string} text
+ * @param {(reason: string) => R} refuse
+ * @returns {{ rewrite: Uint8Array, answer?: undefined } | R}
+ */
+function rewriteText(text, refuse) {
+  const found = LONE_SURROGATE.exec(text);
+  if (found === null) return { rewrite: new TextEncoder().encode(text) };
+  const unit = found[0].charCodeAt(0).toString(16).toUpperCase();
+  return refuse(
+    `beforeWrite's rewrite holds a lone surrogate (U+${unit} at index ${found.index}, half of a UTF-16 surrogate pair), which has no UTF-8 form`,
+  );
 }
 
 /**

@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 
-/** The rows of docs/TOOL.md#departures-from-the-sdk (same numbering, 1–21). */
+/** The rows of docs/TOOL.md#departures-from-the-sdk (same numbering, 1–22). */
 export const WHY = {
   prefix: "docs/TOOL.md#departures-from-the-sdk row 1: the SDK prefixes every error with `Error: `; we keep the docs' texts",
   pathMessage: "docs/TOOL.md#departures-from-the-sdk row 2: `Path must start with /memories` vs `Path must be /memories or start with /memories/`",
@@ -38,6 +38,7 @@ export const WHY = {
   notAFile: "docs/TOOL.md#departures-from-the-sdk row 19: SDK says `The path {path} is not a file.` for a directory and adds `Please provide a valid path.` for insert on a missing file; we use the docs' `does not exist` texts",
   maxLines: "docs/TOOL.md#departures-from-the-sdk row 20: SDK `File {path} has too many lines (n). Maximum is 999,999 lines.`; ours is the docs' text",
   limits: "docs/TOOL.md#departures-from-the-sdk row 21: SDK has no size or count limits and no read-only mode",
+  echoes: "docs/TOOL.md#departures-from-the-sdk row 22: SDK results echo inputs raw and whole and list every matching line; ours escape, cut at 2,000 characters and list at most 100 lines",
 };
 
 // ---------------------------------------------------------------- result and text builders
@@ -275,6 +276,28 @@ export const CASES = [
       same(create("/memories/t.md", "a\nb\n"), created("/memories/t.md")),
       same(view("/memories/t.md", [2, -1]), ok(fileView("/memories/t.md", ["b", ""], 2))),
       same(view("/memories/t.md", [3, 3]), ok(fileView("/memories/t.md", [""], 3))),
+    ],
+  },
+  {
+    name: "echoes: escaped, cut and capped",
+    steps: [
+      same(create("/memories/e.md", "x\n".repeat(150)), created("/memories/e.md")),
+      differ(strReplace("/memories/e.md", "a\u202Eb\tc", "y"), {
+        sdk: err("Error: No replacement was performed, old_str `a\u202Eb\tc` did not appear verbatim in /memories/e.md."),
+        ours: err("No replacement was performed, old_str `a\\u{202E}b\\tc` did not appear verbatim in /memories/e.md."),
+        why: ["prefix", "echoes"],
+      }),
+      differ(strReplace("/memories/e.md", "q".repeat(5000), "y"), {
+        sdk: err(`Error: No replacement was performed, old_str \`${"q".repeat(5000)}\` did not appear verbatim in /memories/e.md.`),
+        ours: err(`No replacement was performed, old_str \`${"q".repeat(2000)}… [5,000 characters in all]\` did not appear verbatim in /memories/e.md.`),
+        why: ["prefix", "echoes"],
+      }),
+      differ(strReplace("/memories/e.md", "x", "y"), {
+        sdk: err(`Error: No replacement was performed. Multiple occurrences of old_str \`x\` in lines: ${Array.from({ length: 150 }, (_, i) => i + 1).join(", ")}. Please ensure it is unique`),
+        ours: err(`No replacement was performed. Multiple occurrences of old_str \`x\` in lines: ${Array.from({ length: 100 }, (_, i) => i + 1).join(", ")}, … (150 in all). Please ensure it is unique`),
+        why: ["prefix", "echoes"],
+      }),
+      same(view("/memories/e.md", [1, 1]), ok(fileView("/memories/e.md", ["x"], 1))),
     ],
   },
   {

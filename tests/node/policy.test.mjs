@@ -177,6 +177,27 @@ suite("beforeWrite", () => {
     bad.m.close();
   });
 
+  test("a text rewrite with a lone surrogate refuses the write and says where, instead of storing U+FFFD", async () => {
+    for (const answer of ["fine \uD83D text", { rewrite: "\uDE00 x" }]) {
+      const { m, storage } = await withHook(() => answer);
+      const unit = typeof answer === "string" ? "D83D" : "DE00";
+      const index = typeof answer === "string" ? 5 : 0;
+      assert.deepEqual(await create(m, "/memories/a.md", "hello"), {
+        content: `Error: Cannot write /memories/a.md: beforeWrite's rewrite holds a lone surrogate (U+${unit} at index ${index}, half of a UTF-16 surrogate pair), which has no UTF-8 form`,
+        isError: true,
+        code: "POLICY_REFUSED",
+      });
+      await assert.rejects(m.writeFile("/memories/b.md", "hello"), isCode("POLICY_REFUSED"));
+      assert.deepEqual(await stored(storage), {});
+      m.close();
+    }
+    // A well-formed pair is text like any other.
+    const { m, storage } = await withHook(() => "ok \uD83D\uDE00");
+    assert.equal((await create(m, "/memories/a.md", "hello")).isError, false);
+    assert.deepEqual(await stored(storage), { "/a.md": "ok \u{1F600}" });
+    m.close();
+  });
+
   test("an import is never rewritten: a rewrite refuses it whole", async () => {
     const source = await MemoryTool.open({ storage: "memory" });
     await create(source, "/memories/p.md", "SSN 123-45-6789");
