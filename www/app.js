@@ -6,7 +6,6 @@ import { mountToolConsole } from "./tool-console.js";
 import { mountStoreBrowser } from "./store-browser.js";
 import { mountStorePicker } from "./browser/store-picker.js";
 import { mountBundleTools } from "./browser/bundle-tools.js";
-import { mountStorageStatus } from "./browser/storage-status.js";
 import { mountAgentPanel } from "./agent/agent-panel.js";
 import { mountMountsEditor } from "./agent/mounts-editor.js";
 import { mountOverview } from "./browser/overview.js";
@@ -160,7 +159,6 @@ async function main() {
     if (next === "import") bundle.chooseFile();
     else byId("memory-panel").focus();
   }
-  const storage = mountStorageStatus({ root: byId("storage") });
   const hostedSync = mountSyncPanel({ root: byId("sync"), session, announce });
   mountToolConsole({ root: byId("console"), memory });
   const mounts = mountMountsEditor({ root: byId("agent-memory"), session });
@@ -186,9 +184,8 @@ async function main() {
     onChange: (id) => history.replaceState(null, "", id === "tab-console" ? "#console" : location.pathname + location.search),
   });
   if (location.hash === "#console") tabs.select("tab-console");
-  byId("store-data").addEventListener("toggle", () => void storage.refresh());
 
-  await Promise.all([browser.refresh(), picker.refresh(), storage.refresh(), overview.refresh()]);
+  await Promise.all([browser.refresh(), picker.refresh(), overview.refresh()]);
 
   // For poking around from the browser's devtools console.
   Object.assign(window, { demo: { session, pkg, hostedSync } });

@@ -317,25 +317,6 @@ describe("the memory browser", () => {
     assert.match((await page.locator("#bundle-status").textContent()) ?? "", /^Nothing was imported: the bundle is damaged \(.+\)\.$/);
   });
 
-  it("shows storage use and persistence in words, with a button to ask for it", async () => {
-    await page.locator("#storage-usage", { hasText: "This site stores" }).waitFor();
-    assert.match((await page.locator("#storage-usage").textContent()) ?? "", /^This site stores [\d.,]+ (bytes|kB|MB) of about [\d.]+ (kB|MB|GB|TB) the browser allows it \((under 0\.1|[\d.]+)%\)\.$/);
-    const persisted = await page.locator("#storage").getAttribute("data-persisted");
-    assert.match(
-      (await page.locator("#storage-persist").textContent()) ?? "",
-      persisted === "true" ? /^Persistent\. The browser has promised/ : /^Not persistent yet\. The browser may clear these memories/,
-    );
-    if (persisted !== "true") {
-      await page.locator("#persist-button").click();
-      await page.waitForFunction(
-        () =>
-          document.querySelector("#storage")?.getAttribute("data-persisted") === "true" ||
-          document.querySelector('[data-testid="persist-refused"]') !== null,
-      );
-    }
-    await screenshot(page, "25-store-data");
-  });
-
   it("creates stores only with usable names, and switches between them", async () => {
     await page.locator("#store-new-button").click();
     const problem = page.locator("#store-create-problem");
