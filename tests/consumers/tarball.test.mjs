@@ -1,6 +1,7 @@
 // The package as a user gets it: `npm pack`, then fresh projects that install the tarball
 // (tests/consumers/projects/*): Vite, webpack and esbuild builds run in headless Chromium over
-// IndexedDB (and a reload), a Node ES module project (the SDK's tool runner, the AI SDK, the
+// IndexedDB (and a reload), the AI SDK bundled by Vite in Chromium (generateText and streamText
+// against the fake endpoint behind CORS, over IndexedDB, and a reload), a Node ES module project (the SDK's tool runner, the AI SDK, the
 // LangChain recipe) and a CommonJS one (the SDK's tool runner) against the fake Anthropic
 // endpoint on 127.0.0.1. Each tool_result that reaches the endpoint must be the one
 // `memory.run` gives. npm's cache is tests/consumers/.cache/npm: once warm, installs are offline.
@@ -9,11 +10,11 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { REPO, runInChromium } from "./lib.mjs";
+import { BROWSER_ACCESS, REPO, corsFront, runInChromium } from "./lib.mjs";
 import { fakeAnthropic, toolTurn, textTurn, UNUSUAL_INPUTS } from "../node/fixtures/fake-anthropic.mjs";
 import { PNG_BASE64, pngBytes } from "../node/fixtures/anthropic-conversation.mjs";
 
@@ -143,6 +144,57 @@ test("Node CommonJS: require() and the SDK's tool runner against the fake endpoi
     await node(dir, "main.cjs", { FAKE_ANTHROPIC: fake.origin, PNG_BASE64 });
     checkResults(fake, 1, await expected(), "CommonJS tool runner");
   } finally {
+    await fake.close();
+  }
+});
+
+test("the AI SDK bundled by Vite: generateText and streamText in Chromium over IndexedDB, against the fake endpoint", async (t) => {
+  const dir = await project("vite-ai-sdk");
+  sh(dir, path.join(dir, "node_modules/.bin/vite"), ["build", "--logLevel", "error"]);
+  await writeFile(path.join(dir, "dist/diagram.png"), pngBytes());
+  const inputs = UNUSUAL_INPUTS.map(([, input]) => input);
+  const fake = await fakeAnthropic([toolTurn("c", inputs), textTurn("c_end", "Done."), toolTurn("c", inputs), textTurn("c_end", "Done.")]);
+  const front = await corsFront(fake.origin);
+  try {
+    const { results, problems } = await runInChromium(path.join(dir, "dist"), `/index.html?api=${encodeURIComponent(front.origin)}`, 2);
+    assert.deepEqual(problems, []);
+    for (const result of results) assert.equal(result.error, undefined, result.error);
+    const [first, second] = results;
+    assert.equal(first.load, "first");
+    assert.equal(fake.requests.length, 4, "two requests (a tool turn, then its results) per run");
+    for (const request of fake.requests) assert.equal(request.headers[BROWSER_ACCESS], "true");
+    assert.notEqual(fake.requests[1].body.stream, true, "generateText does not stream");
+    assert.equal(fake.requests[3].body.stream, true, "streamText streams");
+    assert.deepEqual(fake.requests[0].body.tools, [{ type: "memory_20250818", name: "memory" }]);
+
+    const want = await expected();
+    for (const [label, index] of [["generateText", 1], ["streamText", 3]]) {
+      checkResults(fake, index, want, label);
+      const sent = fake.requests[index].body.messages.at(-1).content;
+      for (const [i, result] of want.entries()) {
+        assert.equal(JSON.stringify(sent[i].content), JSON.stringify(result.content), `${label}: ${UNUSUAL_INPUTS[i][0]}: the same bytes`);
+      }
+    }
+    assert.ok(want.some((r) => r.is_error === true) && want.some((r) => r.is_error !== true), "errors and successes both sent");
+    assert.equal(first.generate.text, "Done.");
+    assert.equal(first.generate.steps, 2);
+    assert.deepEqual(first.stream, { text: "Done.", steps: 2, chunks: first.stream.chunks, errors: [], notes: first.stream.notes });
+    assert.ok(first.stream.chunks >= 2, `the text came in pieces (${first.stream.chunks})`);
+
+    // What the model's last view saw is what IndexedDB gives after a reload.
+    assert.equal(second.load, "reload");
+    for (const run of ["generate", "stream"]) {
+      assert.deepEqual(first[run].notes, { content: want.at(-1).content, isError: false }, run);
+      assert.deepEqual(second[run], first[run].notes, `${run}: the reload reads what IndexedDB kept`);
+    }
+
+    const sent = fake.requests[3].body.messages.at(-1).content;
+    for (const [i, [about]] of UNUSUAL_INPUTS.entries()) {
+      const content = typeof sent[i].content === "string" ? sent[i].content : sent[i].content.map((b) => b.type === "image" ? `[image ${b.source.media_type}, ${b.source.data.length} base64 chars]` : b.text).join(" ");
+      t.diagnostic(`streamText (generateText sent the same): ${about} -> ${JSON.stringify(content.length > 70 ? `${content.slice(0, 70)}…` : content)}${sent[i].is_error === true ? " (is_error)" : ""}`);
+    }
+  } finally {
+    await front.close();
     await fake.close();
   }
 });
