@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -188,6 +188,13 @@ test("the AI SDK bundled by Vite: generateText and streamText in Chromium over I
       assert.deepEqual(second[run], first[run].notes, `${run}: the reload reads what IndexedDB kept`);
     }
 
+    // The README's recipe is this page's: the same provider options.
+    const readme = await readFile(path.join(REPO, "README.md"), "utf8");
+    const recipe = readme.slice(readme.indexOf("## With the Vercel AI SDK"), readme.indexOf("## With LangChain.js"));
+    assert.match(recipe, /createAnthropic\(\{\n  apiKey: /);
+    assert.match(recipe, /headers: \{ "anthropic-dangerous-direct-browser-access": "true" \}/);
+
+    t.diagnostic(`requests ${fake.requests.length}; steps: generateText ${first.generate.steps}, streamText ${first.stream.steps}; streamed text chunks ${first.stream.chunks}`);
     const sent = fake.requests[3].body.messages.at(-1).content;
     for (const [i, [about]] of UNUSUAL_INPUTS.entries()) {
       const content = typeof sent[i].content === "string" ? sent[i].content : sent[i].content.map((b) => b.type === "image" ? `[image ${b.source.media_type}, ${b.source.data.length} base64 chars]` : b.text).join(" ");
