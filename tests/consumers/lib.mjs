@@ -99,7 +99,7 @@ export async function corsFront(origin) {
     const headers = { ...req.headers };
     delete headers.host;
     const upstream = await fetch(`${origin}${req.url}`, { method: req.method, headers: /** @type {Record<string, string>} */ (headers), body: chunks.length ? Buffer.concat(chunks) : undefined });
-    const out = { ...cors };
+    const out = /** @type {Record<string, string>} */ ({ ...cors });
     upstream.headers.forEach((value, name) => {
       if (name !== "content-length" && name !== "transfer-encoding" && name !== "connection") out[name] = value;
     });
