@@ -126,7 +126,7 @@ pub(crate) fn create(
     let record = history.create(key, Bytes::New(&content), None);
     Ok(Outcome::value(
         memory_json(&record, Some(&content)),
-        history.into_writes(),
+        history.finish(snap, Voice::Host)?,
     ))
 }
 
@@ -187,7 +187,7 @@ pub(crate) fn update(
     };
     let mut history = History::new(cx, snap);
     let updated = history.modify(record, key, bytes);
-    let writes = history.into_writes();
+    let writes = history.finish(snap, Voice::Host)?;
     match &vetted {
         Some(new) => Ok(Outcome::value(memory_json(&updated, Some(new)), writes)),
         None => {
@@ -216,7 +216,7 @@ pub(crate) fn delete(
     history.delete(record);
     Ok(Outcome::value(
         fill("{\"type\":\"memory_deleted\",\"id\":{}}", &[&quote(id)]),
-        history.into_writes(),
+        history.finish(snap, Voice::Host)?,
     ))
 }
 
@@ -392,5 +392,5 @@ pub(crate) fn expire(
     for record in due {
         history.delete(record);
     }
-    Ok(Outcome::value(out, history.into_writes()))
+    Ok(Outcome::value(out, history.finish(snap, Voice::Host)?))
 }
