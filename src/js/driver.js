@@ -403,6 +403,12 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "versionsBelow":
       tx.getVersionsBelow(id, (records) => json(records));
       return;
+    case "history": {
+      const memoryId = /** @type {string} */ (read.memoryId);
+      if (typeof tx.getHistory === "function") tx.getHistory(memoryId, (records) => json(records));
+      else tx.getVersionsDesc(memoryId, null, Number.MAX_SAFE_INTEGER, (records) => json([...records].reverse()));
+      return;
+    }
     case "versionsWithContent":
       tx.getVersionIdsWithContent(id, (ids) => json(ids));
       return;

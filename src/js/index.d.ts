@@ -89,6 +89,7 @@ export type MemoryToolErrorCode =
   | "STORAGE_FAILED"
   | "STORE_VANISHED"
   | "DAMAGED"
+  | "HISTORY_LIMIT_EXCEEDED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -278,6 +279,19 @@ export interface MemoryToolOptions {
     maxFileBytes?: number;
     /** Most files in the store. Default 10,000. */
     maxFiles?: number;
+    /**
+     * The history budget (docs/TOOL.md#history-budget): most versions one memory keeps, its
+     * head included. Default 100; at least 1. A write past it prunes that memory's oldest
+     * versions in the same transaction.
+     */
+    maxVersionsPerMemory?: number;
+    /**
+     * The history budget: most bytes of content one memory's versions hold (each stored
+     * content counted once). Default 4,194,304 (4 MiB: 40 versions of a full 100 KB file). A
+     * write past it prunes the oldest versions; a write whose own versions hold more fails
+     * with `HISTORY_LIMIT_EXCEEDED` and changes nothing.
+     */
+    maxHistoryBytesPerMemory?: number;
   };
   /** Longest file view, in characters (code points) of numbered lines. Default 16,000; at least 100. */
   maxViewChars?: number;
@@ -900,6 +914,11 @@ export interface StorageTx {
   ): void;
   /** Every version record with id below `id`, oldest first. */
   getVersionsBelow(id: string, cb: (records: VersionRecord[]) => void): void;
+  /**
+   * Every version record of memory `memoryId`, oldest first (the history budget,
+   * docs/TOOL.md#history-budget). Optional: without it, `getVersionsDesc` answers.
+   */
+  getHistory?(memoryId: string, cb: (records: VersionRecord[]) => void): void;
   /** The ids of the versions whose `content` is `key`. */
   getVersionIdsWithContent(key: string, cb: (ids: string[]) => void): void;
   /**

@@ -45,6 +45,13 @@ export class IndexedDbTx {
   /** Set when a write could not say what it replaced: `finish` counts the store again. */
   #recount = false;
   /**
+   * Whether this transaction has put a record: one that only deletes must add no byte, as
+   * the browser refuses any put at a full quota (docs/TOOL.md#delete-at-full-quota), so its
+   * `finish` deletes the StoreMeta record instead of writing it, and the next transaction
+   * counts the store again.
+   */
+  #put = false;
+  /**
    * Directory keys whose file records this transaction has deleted whole (one key-range
    * request instead of one per file).
    * @type {Set<string>}
@@ -178,6 +185,18 @@ export class IndexedDbTx {
     this.#request(() => this.#versions.getAll(this.#keyRange.upperBound(id, true)), cb);
   }
 
+  /**
+   * Every version of memory `memoryId`, oldest first: one request on the `memory` index
+   * (records only; the history budget, docs/TOOL.md#history-budget).
+   * @param {string} memoryId
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getHistory(memoryId, cb) {
+    // [M] sorts before every [M, id]; [M, []] after every [M, string] (arrays follow strings).
+    const range = this.#keyRange.bound([memoryId], [memoryId, []]);
+    this.#request(() => this.#versions.index("memory").getAll(range), cb);
+  }
+
   /** @param {string} key @param {(ids: string[]) => void} cb */
   getVersionIdsWithContent(key, cb) {
     this.#request(
@@ -260,6 +279,7 @@ export class IndexedDbTx {
    * @param {StoreMeta} record
    */
   #putMeta(record) {
+    this.#put = true;
     this.#metaRead = { record };
     this.#sawFiles(record.files);
     this.#write(() => this.#meta.put(record, META_KEY));
@@ -276,6 +296,7 @@ export class IndexedDbTx {
 
   /** @param {string} name @param {unknown} value */
   putState(name, value) {
+    this.#put = true;
     this.#write(() => this.#meta.put(value, ["state", name]));
   }
 
@@ -295,6 +316,14 @@ export class IndexedDbTx {
     this.#lastChange = null;
     if (!delta.dirty && !this.#recount) return;
     this.#delta = { files: 0, bytes: 0, newestVersion: null, dirty: false };
+    if (!this.#put) {
+      // Only deletes (a compact delete at full quota): no put, so no byte added. The record
+      // goes; whoever reads it next counts the store (`#withMeta`), as after a lost record.
+      this.#recount = false;
+      this.#metaRead = null;
+      this.#write(() => this.#meta.delete(META_KEY));
+      return;
+    }
     const now = Date.now();
     if (this.#recount) {
       this.#recount = false;
@@ -343,6 +372,7 @@ export class IndexedDbTx {
    *   the path goes
    */
   putFile(record, previousSize) {
+    this.#put = true;
     this.#changed(this.#write(() => this.#files.put(record)));
     const { path, size } = record;
     this.#delta.dirty = true;
@@ -403,6 +433,7 @@ export class IndexedDbTx {
 
   /** @param {string} id @param {Uint8Array} bytes */
   putContent(id, bytes) {
+    this.#put = true;
     this.#write(() => this.#contents.put(bytes, id));
   }
 
@@ -413,6 +444,7 @@ export class IndexedDbTx {
 
   /** @param {VersionRecord} record */
   putVersion(record) {
+    this.#put = true;
     this.#changed(this.#write(() => this.#versions.put(record)));
     this.#delta.dirty = true;
     if (typeof record?.id === "string") this.#delta.newestVersion = maxId(this.#delta.newestVersion, record.id);
