@@ -144,10 +144,12 @@ export function versionsByToolUse(/** @type {Dump} */ raw) {
  *   removes it) gives exactly the files (same paths, memory ids and head versions);
  * - no path is both a file and a directory (no file key is a prefix + "/" of another);
  * - the listing holds exactly one key `{path}\0{size}` per file (schema version 3 on);
- * - the metadata record counts the files and their bytes, and bounds the version ids (4 on).
+ * - the metadata record counts the files and their bytes, and bounds the version ids (4 on);
+ *   with `metaMayBeMissing`, it may be absent (after a delete at full quota).
  * @param {Dump} raw
+ * @param {{ metaMayBeMissing?: boolean }} [options]
  */
-export function checkStore(raw) {
+export function checkStore(raw, { metaMayBeMissing = false } = {}) {
   /** @type {string[]} */
   const problems = [];
   const say = (/** @type {string} */ p) => {
@@ -269,7 +271,11 @@ export function checkStore(raw) {
   // newest version id bounds every version id.
   if (raw.stores.includes("meta")) {
     const meta = raw.meta;
-    if (!meta) say("the meta store has no store record");
+    // A delete at full quota removes the record, and the next write counts it again
+    // (docs/TOOL.md#delete-at-full-quota).
+    if (!meta) {
+      if (!metaMayBeMissing) say("the meta store has no store record");
+    }
     else {
       const bytes = raw.files.reduce((sum, { value: f }) => sum + f.size, 0);
       if (meta.files !== raw.files.length) say(`the metadata counts ${meta.files} files, the store holds ${raw.files.length}`);
@@ -282,8 +288,8 @@ export function checkStore(raw) {
 }
 
 /** Asserts `checkStore` found nothing; returns its counts. */
-export function assertConsistent(/** @type {Dump} */ raw, /** @type {string} */ what) {
-  const result = checkStore(raw);
+export function assertConsistent(/** @type {Dump} */ raw, /** @type {string} */ what, /** @type {{ metaMayBeMissing?: boolean }} */ options = {}) {
+  const result = checkStore(raw, options);
   assert.deepEqual(result.problems, [], `the store is consistent ${what}`);
   return result;
 }
