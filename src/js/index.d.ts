@@ -947,8 +947,11 @@ export interface StorageTx {
   /**
    * Optional: called after a command's last write, so a storage that keeps derived records
    * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
+   * `putNothing`: the transaction only deletes, and must put no record at all (a delete at
+   * full quota, docs/TOOL.md#delete-at-full-quota): drop the derived records rather than
+   * write them, and count them again later.
    */
-  finish?(): void;
+  finish?(options?: { putNothing?: boolean }): void;
   /** Optional (required by `MemoryTool.usage`): the file count and the bytes of the files. */
   getUsage?(cb: (usage: { files: number; bytes: number }) => void): void;
   /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */

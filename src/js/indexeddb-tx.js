@@ -45,12 +45,11 @@ export class IndexedDbTx {
   /** Set when a write could not say what it replaced: `finish` counts the store again. */
   #recount = false;
   /**
-   * Whether this transaction has put a record: one that only deletes must add no byte, as
-   * the browser refuses any put at a full quota (docs/TOOL.md#delete-at-full-quota), so its
-   * `finish` deletes the StoreMeta record instead of writing it, and the next transaction
-   * counts the store again.
+   * Set by `finish({ putNothing: true })` (a compact delete at full quota, where the browser
+   * refuses any put: docs/TOOL.md#delete-at-full-quota): the StoreMeta record is deleted
+   * instead of written, and the next transaction counts the store again.
    */
-  #put = false;
+  #putNothing = false;
   /**
    * Directory keys whose file records this transaction has deleted whole (one key-range
    * request instead of one per file).
@@ -279,7 +278,6 @@ export class IndexedDbTx {
    * @param {StoreMeta} record
    */
   #putMeta(record) {
-    this.#put = true;
     this.#metaRead = { record };
     this.#sawFiles(record.files);
     this.#write(() => this.#meta.put(record, META_KEY));
@@ -296,7 +294,6 @@ export class IndexedDbTx {
 
   /** @param {string} name @param {unknown} value */
   putState(name, value) {
-    this.#put = true;
     this.#write(() => this.#meta.put(value, ["state", name]));
   }
 
@@ -309,16 +306,19 @@ export class IndexedDbTx {
    * Writes what this transaction's writes changed into the StoreMeta record: the driver calls
    * it after a command's last write. Without the call, the success of the last write that
    * changed the metadata writes it (one callback later); a transaction that wrote nothing
-   * writes nothing.
+   * writes nothing. With `putNothing` (a transaction of deletes at full quota), the record is
+   * deleted instead (docs/TOOL.md#delete-at-full-quota).
+   * @param {{ putNothing?: boolean }} [options]
    */
-  finish() {
+  finish(options) {
+    if (options?.putNothing) this.#putNothing = true;
     const delta = this.#delta;
     this.#lastChange = null;
     if (!delta.dirty && !this.#recount) return;
     this.#delta = { files: 0, bytes: 0, newestVersion: null, dirty: false };
-    if (!this.#put) {
-      // Only deletes (a compact delete at full quota): no put, so no byte added. The record
-      // goes; whoever reads it next counts the store (`#withMeta`), as after a lost record.
+    if (this.#putNothing) {
+      // A compact delete: no put, so no byte added. The record goes; whoever reads it next
+      // counts the store (`#withMeta`), as after a lost record.
       this.#recount = false;
       this.#metaRead = null;
       this.#write(() => this.#meta.delete(META_KEY));
@@ -372,7 +372,6 @@ export class IndexedDbTx {
    *   the path goes
    */
   putFile(record, previousSize) {
-    this.#put = true;
     this.#changed(this.#write(() => this.#files.put(record)));
     const { path, size } = record;
     this.#delta.dirty = true;
@@ -433,7 +432,6 @@ export class IndexedDbTx {
 
   /** @param {string} id @param {Uint8Array} bytes */
   putContent(id, bytes) {
-    this.#put = true;
     this.#write(() => this.#contents.put(bytes, id));
   }
 
@@ -444,7 +442,6 @@ export class IndexedDbTx {
 
   /** @param {VersionRecord} record */
   putVersion(record) {
-    this.#put = true;
     this.#changed(this.#write(() => this.#versions.put(record)));
     this.#delta.dirty = true;
     if (typeof record?.id === "string") this.#delta.newestVersion = maxId(this.#delta.newestVersion, record.id);

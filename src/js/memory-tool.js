@@ -356,7 +356,7 @@ export class MemoryTool {
       // nothing (docs/TOOL.md#delete-at-full-quota).
       if (isQuotaError(error) && isDeleteInput(input)) {
         try {
-          outcome = await this.#perform(this.#engine.startCompact(json, Date.now(), entropy(), by));
+          outcome = await this.#perform(this.#engine.startCompact(json, Date.now(), entropy(), by), undefined, true);
         } catch (again) {
           if (!isStorageError(again)) throw again;
           failure = again;
@@ -696,7 +696,7 @@ export class MemoryTool {
       // `memories.delete` refused for quota runs again in the compact form, which puts nothing
       // (docs/TOOL.md#delete-at-full-quota).
       if (!(call === "memories.delete" && isQuotaError(error))) throw error;
-      outcome = await this.#perform(this.#engine.startHostCompact(json, Date.now(), entropy(), who, mount));
+      outcome = await this.#perform(this.#engine.startHostCompact(json, Date.now(), entropy(), who, mount), undefined, true);
     }
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
@@ -708,15 +708,17 @@ export class MemoryTool {
    * changed.
    * @param {Task} task
    * @param {(done: number, total: number) => void} [progress]
+   * @param {boolean} [putNothing] a compact delete: its transaction puts no record
+   *   (docs/TOOL.md#delete-at-full-quota)
    * @returns {Promise<Outcome>}
    */
-  async #perform(task, progress) {
+  async #perform(task, progress, putNothing) {
     const mount = this.#mounts[task.mount()];
     const index = task.mount();
     /** @type {Outcome} */
     let outcome;
     try {
-      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite, putNothing });
     } catch (error) {
       if (mount && error instanceof MemoryToolError && error.code === "STORE_VANISHED" && !this.#vanished.has(index)) {
         // Said once per mount: the store held memories and its database is gone.

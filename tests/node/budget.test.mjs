@@ -182,3 +182,44 @@ describe("a delete at full quota", () => {
     tool.close();
   });
 });
+
+describe("a delete at full quota over IndexedDB", () => {
+  test("the compact retry issues no put at all; the metadata is counted again by the next write", async () => {
+    const { IDBObjectStore } = await import("fake-indexeddb");
+    const factory = new IDBFactory();
+    const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }), store: "full" });
+    for (const p of ["/memories/a.md", "/memories/b.md", "/memories/dir/x.md"]) await tool.execute({ command: "create", path: p, file_text: p });
+    await tool.execute({ command: "str_replace", path: "/memories/a.md", old_str: "a.md", new_str: "a2" });
+    // Every put refused for quota, as Chromium does at a full origin.
+    const put = IDBObjectStore.prototype.put;
+    let refused = 0;
+    const counts = await (async () => {
+      IDBObjectStore.prototype.put = function () {
+        refused++;
+        throw QUOTA();
+      };
+      try {
+        return await countRequests(async () => {
+          assert.deepEqual(await tool.execute({ command: "delete", path: "/memories/a.md" }), { content: "Successfully deleted /memories/a.md", isError: false });
+        });
+      } finally {
+        IDBObjectStore.prototype.put = put;
+      }
+    })();
+    // The normal delete's first put was refused (its transaction aborted, nothing changed);
+    // the compact retry issued none.
+    assert.equal(refused, 1, JSON.stringify(counts));
+    assert.equal(counts["versions.put"], 1, JSON.stringify(counts));
+    assert.equal(Object.keys(counts).filter((k) => k.endsWith(".put")).length, 1, JSON.stringify(counts));
+    assert.equal(counts["files.delete"], 2, "one per attempt");
+    assert.equal(counts["meta.delete"], 1, JSON.stringify(counts));
+    assert.equal(counts["versions.delete"], 2, "a.md's two versions");
+    assert.equal(counts["contents.delete"], 2, JSON.stringify(counts));
+    // The next write counts the store again (a walk of the file records) and stores the record.
+    const next = await countRequests(() => tool.execute({ command: "create", path: "/memories/c.md", file_text: "c" }));
+    assert.equal(next["files.openCursor"], 1, JSON.stringify(next));
+    assert.equal(next["meta.put"], 1, JSON.stringify(next));
+    assert.deepEqual(await tool.usage().then((u) => u.files), 3);
+    tool.close();
+  });
+});
