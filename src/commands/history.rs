@@ -54,7 +54,7 @@ pub(crate) struct History<'c> {
     changed: Vec<String>,
     /// Of those, the memories this command created with a fresh id: they have no stored
     /// history, so the budget needs no read for them.
-    fresh: HashSet<String>,
+    fresh: Vec<String>,
     /// The memories deleted in the compact form (docs/TOOL.md#delete-at-full-quota): their
     /// file record goes with every version and every byte only they hold; nothing is put.
     compacted: Vec<String>,
@@ -78,7 +78,7 @@ impl<'c> History<'c> {
             emptying: None,
             restored_from: None,
             changed: Vec::new(),
-            fresh: HashSet::new(),
+            fresh: Vec::new(),
             compacted: Vec::new(),
         }
     }
@@ -172,7 +172,7 @@ impl<'c> History<'c> {
     ) -> FileRecord {
         let id = memory_id.map_or_else(|| self.ids.next("mem_"), str::to_string);
         if memory_id.is_none() {
-            self.fresh.insert(id.clone());
+            self.fresh.push(id.clone());
         }
         let bytes = match bytes {
             Bytes::New(b) => Hashed::New(b, None),
@@ -299,7 +299,7 @@ impl<'c> History<'c> {
         let stored: Vec<String> = self
             .changed
             .iter()
-            .filter(|m| !self.fresh.contains(m.as_str()))
+            .filter(|m| !self.fresh.contains(m))
             .chain(&compacted)
             .cloned()
             .collect();
@@ -311,17 +311,18 @@ impl<'c> History<'c> {
             }
         }
         let changed = std::mem::take(&mut self.changed);
-        let mut kept_keys: HashSet<String> = HashSet::new();
+        let mut kept: Vec<String> = Vec::new();
         for memory in &changed {
             let stored: &[VersionRecord] = if self.fresh.contains(memory) {
                 &[]
             } else {
                 snap.versions(&Read::History(memory.clone()))
             };
-            let (pruned, kept) = self.budget(memory, stored, voice)?;
+            let (pruned, keys) = self.budget(memory, stored, voice)?;
             doomed.extend(pruned);
-            kept_keys.extend(kept);
+            kept.extend(keys);
         }
+        let kept_keys: HashSet<&str> = kept.iter().map(String::as_str).collect();
         let doomed_ids: HashSet<&str> = doomed.iter().map(|(id, _)| id.as_str()).collect();
         let keys: BTreeSet<&str> = doomed
             .iter()
@@ -380,13 +381,14 @@ impl<'c> History<'c> {
             })
             .collect();
         let own_ids: HashSet<&str> = own.iter().map(|v| v.id.as_str()).collect();
-        // Oldest first: ids sort in write order, and this command's come after the stored.
-        let mut all: Vec<&VersionRecord> = stored
+        // Oldest first, with no sort (each `sort_by` adds a copy of the sort to the wasm):
+        // storage answers in id order, and this command's ids follow the store's newest, in
+        // write order (docs/TOOL.md#versions).
+        let all: Vec<&VersionRecord> = stored
             .iter()
             .filter(|v| !own_ids.contains(v.id.as_str()))
             .chain(own.iter().copied())
             .collect();
-        all.sort_by(|a, b| a.id.cmp(&b.id));
         let max_versions = self.cx.config.max_versions_per_memory.max(1);
         let max_bytes = self.cx.config.max_history_bytes_per_memory;
         let bytes_of = |versions: &[&VersionRecord]| -> u64 {
