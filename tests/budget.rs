@@ -370,3 +370,46 @@ fn a_compact_delete_takes_the_memory_with_its_history_and_puts_nothing() {
     assert_eq!(puts(&outcome), 0);
     assert!(store.files.is_empty() && store.versions.is_empty() && store.contents.is_empty());
 }
+
+#[test]
+fn a_lowered_budget_prunes_a_long_history_at_the_next_write() {
+    let mut store = MemStore::new(Config {
+        max_versions_per_memory: u64::MAX,
+        ..Config::default()
+    });
+    for i in 0..500 {
+        assert!(!put(&mut store, "/memories/a.md", &format!("take {i}")).is_error());
+    }
+    assert_eq!(store.versions.len(), 500);
+    store.config.max_versions_per_memory = 10;
+    assert!(!put(&mut store, "/memories/a.md", "take 500").is_error());
+    assert_eq!(store.versions.len(), 10);
+    assert_eq!(
+        store.contents.len(),
+        10,
+        "the pruned versions' bytes are freed"
+    );
+    assert_eq!(store.last.history, 1, "one read of the history");
+    assert_consistent(&store);
+}
+
+#[test]
+fn bytes_shared_by_versions_count_once() {
+    let mut store = MemStore::new(Config {
+        max_history_bytes_per_memory: 10,
+        ..Config::default()
+    });
+    exec(&mut store, &create("/memories/a.md", "123456"));
+    // A rename keeps the bytes: two versions, one content of 6 bytes, within 10.
+    exec(
+        &mut store,
+        r#"{"command":"rename","old_path":"/memories/a.md","new_path":"/memories/b.md"}"#,
+    );
+    let id = id_at(&store, "/b.md");
+    assert_eq!(history_of(&store, &id).len(), 2);
+    // New bytes: 6 + 6 is over 10, so both older versions go (they share one content).
+    assert!(!put(&mut store, "/memories/b.md", "abcdef").is_error());
+    assert_eq!(history_of(&store, &id).len(), 1);
+    assert_eq!(store.contents.len(), 1);
+    assert_consistent(&store);
+}

@@ -391,24 +391,28 @@ impl<'c> History<'c> {
             .collect();
         let max_versions = self.cx.config.max_versions_per_memory.max(1);
         let max_bytes = self.cx.config.max_history_bytes_per_memory;
-        let bytes_of = |versions: &[&VersionRecord]| -> u64 {
-            let mut seen: HashSet<&str> = HashSet::new();
-            versions
-                .iter()
-                .filter_map(|v| Some((v.content.as_deref()?, v.size.unwrap_or(0))))
-                .filter(|(key, _)| seen.insert(key))
-                .fold(0u64, |sum, (_, size)| sum.saturating_add(size))
-        };
+        // Each content counts once, at its last holder: the bytes it holds go when that holder
+        // goes (one pass from the newest, so pruning is linear in the history).
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut frees: Vec<u64> = all
+            .iter()
+            .rev()
+            .map(|v| match v.content.as_deref() {
+                Some(key) if seen.insert(key) => v.size.unwrap_or(0),
+                _ => 0,
+            })
+            .collect();
+        frees.reverse();
+        let mut bytes = frees.iter().fold(0u64, |sum, n| sum.saturating_add(*n));
         let mut first = 0;
-        let mut bytes = bytes_of(&all);
-        while first < all.len()
-            && (all.len() - first > max_versions as usize || bytes > max_bytes)
-            && all
-                .get(first)
-                .is_some_and(|v| !own_ids.contains(v.id.as_str()))
-        {
-            first += 1;
-            bytes = bytes_of(all.get(first..).unwrap_or_default());
+        while all.len() - first > max_versions as usize || bytes > max_bytes {
+            match all.get(first) {
+                Some(v) if !own_ids.contains(v.id.as_str()) => {
+                    bytes = bytes.saturating_sub(frees.get(first).copied().unwrap_or(0));
+                    first += 1;
+                }
+                _ => break,
+            }
         }
         let newest = all.last();
         let deleting = newest.is_some_and(|v| v.operation == Change::Deleted);
