@@ -1044,6 +1044,9 @@ export class InMemoryStorage implements MemoryStorage {
 export interface MemoryStoreLimits {
   max_file_bytes: number | null;
   max_files: number | null;
+  /** The store's own history budget (docs/TOOL.md#history-budget); present only when set. */
+  max_versions_per_memory?: number;
+  max_history_bytes_per_memory?: number;
 }
 
 /** A named store (the memory stores API's `memory_store`). */
@@ -1068,6 +1071,11 @@ export interface MemoryStoreLimitsInput {
   max_files?: number | null;
   maxFileBytes?: number | null;
   maxFiles?: number | null;
+  /** The history budget (docs/TOOL.md#history-budget): at least 1. */
+  max_versions_per_memory?: number | null;
+  max_history_bytes_per_memory?: number | null;
+  maxVersionsPerMemory?: number | null;
+  maxHistoryBytesPerMemory?: number | null;
 }
 
 /** `MemoryStores.create` parameters. */

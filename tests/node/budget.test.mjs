@@ -8,7 +8,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { countRequests } from "./fixtures/count-requests.mjs";
-import { MemoryTool, MemoryToolError, InMemoryStorage, IndexedDbStorage } from "memory-tool-wasm";
+import { MemoryTool, MemoryToolError, MemoryStores, InMemoryStorage, IndexedDbStorage } from "memory-tool-wasm";
 
 const isCode = (/** @type {string} */ code) => (/** @type {unknown} */ error) => {
   assert.ok(error instanceof MemoryToolError, String(error));
@@ -71,6 +71,37 @@ describe("options", () => {
       return true;
     });
     await assert.rejects(MemoryTool.open({ storage: "memory", limits: { maxHistoryBytesPerMemory: -1 } }), isCode("INVALID_OPTIONS"));
+  });
+});
+
+describe("a store's own budget", () => {
+  test("MemoryStores limits carry the budget to the mount, over the tool's", async () => {
+    const storage = new InMemoryStorage();
+    const stores = await MemoryStores.open({ storage });
+    const small = await stores.create({ name: "Small", limits: { max_versions_per_memory: 2, maxHistoryBytesPerMemory: 1000 } });
+    assert.deepEqual(small.limits, { max_file_bytes: null, max_files: null, max_versions_per_memory: 2, max_history_bytes_per_memory: 1000 });
+    const plain = await stores.create({ name: "Plain" });
+    assert.deepEqual(plain.limits, { max_file_bytes: null, max_files: null }, "unset budget limits are not shown");
+    await assert.rejects(stores.create({ name: "Bad", limits: { max_versions_per_memory: 0 } }), (error) => {
+      isCode("INVALID_INPUT")(error);
+      assert.match(/** @type {Error} */ (error).message, /`limits\.max_versions_per_memory` must be a whole number, 1 or more/);
+      return true;
+    });
+    const tool = await MemoryTool.open({ storage, limits: { maxVersionsPerMemory: 5 }, mounts: [{ store: small.id }, { store: plain.id }] });
+    for (const slug of ["small", "plain"]) {
+      await tool.execute({ command: "create", path: `/memories/${slug}/a.md`, file_text: "0" });
+      for (let i = 1; i < 8; i++) {
+        const result = await tool.execute({ command: "str_replace", path: `/memories/${slug}/a.md`, old_str: `${i - 1}`, new_str: `${i}` });
+        assert.equal(result.isError, false, result.content);
+      }
+    }
+    assert.equal((await tool.versions.list({ store: small.id })).data.length, 2, "the store's own budget");
+    assert.equal((await tool.versions.list({ store: plain.id })).data.length, 5, "the tool's budget");
+    // Updated to null: back to the tool's.
+    const back = await stores.update(small.id, { limits: { max_versions_per_memory: null } });
+    assert.deepEqual(back.limits, { max_file_bytes: null, max_files: null, max_history_bytes_per_memory: 1000 });
+    tool.close();
+    stores.close();
   });
 });
 
