@@ -15,6 +15,11 @@ import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 export { CHROMIUM, CHROMIUM_ARGS };
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * `limits` that lift the history budget (docs/TOOL.md#history-budget): for tests whose witness
+ * of every commit is the version log itself, so no version may be pruned.
+ */
+export const WHOLE_HISTORY = { maxVersionsPerMemory: Number.MAX_SAFE_INTEGER, maxHistoryBytesPerMemory: Number.MAX_SAFE_INTEGER };
 export const FIXTURE = "/tests/e2e/fixtures/reliability.html";
 
 /** @typedef {import("playwright-core").Page} Page */
