@@ -313,10 +313,23 @@ fn the_budget_costs_one_read_per_changed_memory_and_none_for_a_new_one() {
         r#"{"command":"str_replace","path":"/memories/a.md","old_str":"a","new_str":"b"}"#,
     );
     assert_eq!(history_reads(&store), 1);
+    // A file rename is checked; a directory rename moves each file with no new content, and
+    // is not: no read per file.
+    exec(
+        &mut store,
+        r#"{"command":"rename","old_path":"/memories/a.md","new_path":"/memories/dir/a.md"}"#,
+    );
+    assert_eq!(history_reads(&store), 1);
+    exec(&mut store, &create("/memories/dir/b.md", "b"));
+    exec(
+        &mut store,
+        r#"{"command":"rename","old_path":"/memories/dir","new_path":"/memories/moved"}"#,
+    );
+    assert_eq!(history_reads(&store), 0);
     // A delete adds a version with no content: no budget read, whatever it deletes.
     exec(
         &mut store,
-        r#"{"command":"delete","path":"/memories/a.md"}"#,
+        r#"{"command":"delete","path":"/memories/moved"}"#,
     );
     assert_eq!(history_reads(&store), 0);
 }

@@ -138,13 +138,18 @@ impl<'c> History<'c> {
         self
     }
 
-    /// The delete of `record`'s file at its path.
-    fn delete_file(&self, record: &FileRecord) -> Write {
-        let tree = self.emptying.as_ref().filter(|dir| {
+    /// The directory key this command empties, if `record` lies below it.
+    fn emptied_tree(&self, record: &FileRecord) -> Option<&String> {
+        self.emptying.as_ref().filter(|dir| {
             record.path.len() > dir.len()
                 && record.path.starts_with(dir.as_str())
                 && record.path.as_bytes().get(dir.len()) == Some(&b'/')
-        });
+        })
+    }
+
+    /// The delete of `record`'s file at its path.
+    fn delete_file(&self, record: &FileRecord) -> Write {
+        let tree = self.emptied_tree(record);
         Write::DeleteFile {
             path: record.path.clone(),
             size: record.size,
@@ -292,8 +297,8 @@ impl<'c> History<'c> {
     /// records, no content; none for a memory created here), and one per content key that may
     /// be freed. When even that cannot make room (the versions this command writes hold more
     /// than the byte budget), the command fails with `HISTORY_LIMIT_EXCEEDED` and nothing is
-    /// written. A delete is not checked: its version holds nothing, so a deleted memory keeps
-    /// at most one version over the budget until its next write (a restore).
+    /// written. A delete and a directory rename are not checked (their versions hold no new
+    /// content): those memories come within budget at their next checked write.
     pub(crate) fn finish(mut self, snap: &Snapshot, voice: Voice) -> Result<Vec<Write>, Stop> {
         let compacted = std::mem::take(&mut self.compacted);
         let stored: Vec<String> = self
@@ -449,7 +454,11 @@ impl<'c> History<'c> {
         bytes: Hashed<'_>,
         old: Option<&FileRecord>,
     ) -> FileRecord {
-        self.changes(memory_id);
+        // A file a directory rename moves gets a version with no new content: not checked, so
+        // the rename costs no request per file (docs/TOOL.md#history-budget).
+        if old.is_none_or(|o| self.emptied_tree(o).is_none()) {
+            self.changes(memory_id);
+        }
         let version_id = self.clock.next(&mut self.ids);
         let created_by = self.created_by();
         let (content, size, sha256) = match bytes {
