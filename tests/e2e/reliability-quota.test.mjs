@@ -20,6 +20,9 @@
 //    `memories.delete` succeed in the compact form, which only deletes: the memory goes with
 //    its whole history, the rest of the store stays as it was and consistent, and once room
 //    is back every write works and the store's metadata is counted again.
+// 4. The history budget (docs/TOOL.md#history-budget) in real IndexedDB: 300 edits of a
+//    100 KB file keep 40 versions and at most 4 MiB of content, against 300 versions with
+//    the budget lifted; the origin's usage is reported for both.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium.
 // Run: node --test tests/e2e/reliability-quota.test.mjs
@@ -28,6 +31,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   assertConsistent,
+  WHOLE_HISTORY,
   dump,
   freshProfile,
   launch,
@@ -365,6 +369,49 @@ describe("a full disk", () => {
         `after the quota was raised: consistent, ${final.files} files, ${final.versions} versions, metadata counted again`,
     );
     await session.ctx.close();
+  });
+
+  it("the history budget: 300 edits of a 100 KB file keep 40 versions and at most 4 MiB, not 300", { timeout: 120_000 }, async () => {
+    const profile = await freshProfile("quota-budget");
+    const { ctx, page, cdp } = await startWithQuota(profile, 1_000_000_000);
+    /** @type {Record<string, { versions: number, bytes: number, usage: number }>} */
+    const kept = {};
+    for (const [key, store, limits] of /** @type {const} */ ([["whole", "rel-budget-whole", WHOLE_HISTORY], ["default", "rel-budget-default", undefined]])) {
+      await openTool(page, key, { store, createOverwrites: true, ...(limits ? { limits } : {}) });
+      const failures = await page.evaluate(async (k) => {
+        const out = [];
+        for (let i = 0; i < 300; i++) {
+          // Letters from a seeded generator: text that does not compress, so the usage is real.
+          let seed = 2_654_435_761 ^ (i + 1);
+          const letters = new Array(102_396);
+          for (let j = 0; j < letters.length; j++) {
+            seed ^= seed << 13;
+            seed ^= seed >>> 17;
+            seed ^= seed << 5;
+            letters[j] = String.fromCharCode(33 + ((seed >>> 0) % 94));
+          }
+          const text = letters.join("");
+          // @ts-ignore: window.rel is the fixture's
+          const r = await rel.tool(k).execute({ command: "create", path: "/memories/big.md", file_text: text });
+          if (r.isError) out.push(r.content);
+        }
+        return out;
+      }, key);
+      assert.deepEqual(failures, []);
+      const raw = await dump(page, store, { inline: 0 });
+      assertConsistent(raw, `after 300 edits (${key})`);
+      kept[key] = { versions: raw.versions.length, bytes: raw.contents.reduce((sum, c) => sum + (c.size ?? 0), 0), usage: await usage(cdp) };
+    }
+    assert.equal(kept.whole.versions, 300);
+    assert.equal(kept.whole.bytes, 300 * 102_396);
+    assert.equal(kept.default.versions, 40);
+    assert.ok(kept.default.bytes <= 4 * 1024 * 1024, String(kept.default.bytes));
+    console.log(
+      `# history budget, 300 edits of a 102,396 B file: budget lifted ${kept.whole.versions} versions, ${kept.whole.bytes} B of content ` +
+        `(origin usage ${kept.whole.usage} B); default budget ${kept.default.versions} versions, ${kept.default.bytes} B ` +
+        `(origin usage grew by ${kept.default.usage - kept.whole.usage} B)`,
+    );
+    await ctx.close();
   });
 
   it("raised no uncaught errors or console errors in any page", () => {
