@@ -208,7 +208,7 @@ describe("a full disk", () => {
     await ctx.close();
   });
 
-  it("at a 1-byte quota every kind of write fails clearly and changes nothing, reads work; raising the quota restores every one", { timeout: 60_000 }, async () => {
+  it("at a 1-byte quota every kind of write but a delete fails clearly and changes nothing, reads work; raising the quota restores every one", { timeout: 60_000 }, async () => {
     const profile = await freshProfile("quota-zero");
     // A store with history, written with room to spare.
     let session = await startWithQuota(profile, 10_000_000);
