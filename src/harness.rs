@@ -31,6 +31,9 @@ pub struct MemStore {
     pub last: Counts,
     /// Whether the store is archived (every write is refused).
     pub archived: bool,
+    /// Whether deletes take the compact form (docs/TOOL.md#delete-at-full-quota), as the
+    /// adapter's retry of a delete at full quota runs them.
+    pub compact: bool,
     seed_counter: u64,
 }
 
@@ -44,6 +47,8 @@ pub struct Counts {
     /// Records, listing entries and ids the answers held, over all rounds: the volume of
     /// storage work.
     pub records: usize,
+    /// `Read::History` reads (the history budget's, docs/TOOL.md#history-budget).
+    pub history: usize,
 }
 
 /// How many records, entries or ids an answer holds (1 for a single value).
@@ -113,6 +118,7 @@ impl MemStore {
             now_ms: now,
             entropy: &seed,
             actor: &actor,
+            compact: self.compact,
         };
         let task = session.start(operation, start);
         let prepare = self.prepare.unwrap_or(self.seed_counter % 2 == 0);
@@ -159,6 +165,13 @@ impl MemStore {
                 self.versions
                     .range(..bound.clone())
                     .map(|(_, v)| v.clone())
+                    .collect(),
+            ),
+            Read::History(memory) => Answer::Versions(
+                self.versions
+                    .values()
+                    .filter(|v| &v.memory_id == memory)
+                    .cloned()
                     .collect(),
             ),
             Read::VersionsWithContent(key) => Answer::Ids(
@@ -289,6 +302,7 @@ impl MemMounts {
             now_ms: self.clock,
             entropy: &seed,
             actor: &self.actor,
+            compact: false,
         };
         let task = self.session.start(operation, start);
         drive(task, &mut self.stores, self.seed_counter % 2 == 0)
@@ -324,6 +338,11 @@ fn drive(mut task: Task, stores: &mut [MemStore], prepare: bool) -> Outcome {
             .collect();
         counts.rounds += 1;
         counts.reads += answers.len();
+        counts.history += task
+            .reads()
+            .iter()
+            .filter(|r| matches!(r, Read::History(_)))
+            .count();
         counts.records += answers.iter().map(volume).sum::<usize>();
         if round == 0 && prepare {
             task.prepare();

@@ -87,6 +87,7 @@ fn start<'a>(now_ms: f64, entropy: &'a [u8], actor: &'a str) -> Start<'a> {
         now_ms: now_ms as i64,
         entropy,
         actor,
+        compact: false,
     }
 }
 
@@ -157,6 +158,44 @@ impl Engine {
             Operation::host(call_json),
             start(now_ms, entropy, actor_json),
         ))
+    }
+
+    /// `start` with deletes in the compact form (docs/TOOL.md#delete-at-full-quota): the retry
+    /// of a `delete` that failed with `QUOTA_EXCEEDED`.
+    #[wasm_bindgen(js_name = startCompact)]
+    pub fn start_compact(
+        &self,
+        input_json: &str,
+        now_ms: f64,
+        entropy: &[u8],
+        actor_json: &str,
+    ) -> Task {
+        let start = Start {
+            compact: true,
+            ..start(now_ms, entropy, actor_json)
+        };
+        task(self.session.start_tool(input_json, start))
+    }
+
+    /// `startHost` with deletes in the compact form (docs/TOOL.md#delete-at-full-quota): the
+    /// retry of `memories.delete` after `QUOTA_EXCEEDED`.
+    #[wasm_bindgen(js_name = startHostCompact)]
+    pub fn start_host_compact(
+        &self,
+        call_json: &str,
+        now_ms: f64,
+        entropy: &[u8],
+        actor_json: &str,
+        mount: usize,
+    ) -> Task {
+        let start = Start {
+            compact: true,
+            ..start(now_ms, entropy, actor_json)
+        };
+        task(
+            self.session
+                .start_on(mount, Operation::host(call_json), start),
+        )
     }
 
     /// `startHost` with the call JSON as UTF-8 bytes (see `startUtf8`): imports of big bundles.

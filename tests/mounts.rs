@@ -373,6 +373,7 @@ fn a_mount_itself_is_neither_written_nor_moved() {
         now_ms: 0,
         entropy: &[],
         actor: "null",
+        compact: false,
     };
     let task = s.session.start(
         Operation::host_write("/memories/demo-memory", b"x".to_vec()),

@@ -38,6 +38,9 @@ fn add_versions(store: &mut MemStore, versions: usize) {
             r#"{{"command":"create","path":"/memories/edited.md","file_text":"take {i}"}}"#
         );
         store.config.create_overwrites = true;
+        // One memory with this many versions: past the history budget's default
+        // (docs/TOOL.md#history-budget), which would prune them.
+        store.config.max_versions_per_memory = versions as u64;
         let outcome = store.execute(&input);
         assert!(!outcome.is_error(), "{}", outcome.text_content());
     }

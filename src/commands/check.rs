@@ -82,5 +82,5 @@ pub(super) fn run(repair: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome
     for record in missing {
         history.delete(record);
     }
-    Ok(Outcome::value(out, history.into_writes()))
+    Ok(Outcome::value(out, history.finish(snap, Voice::Host)?))
 }

@@ -16,6 +16,10 @@ pub struct Context {
     /// The tool path of the store's root: `/memories`, or `/memories/<slug>` with several
     /// mounts.
     pub mount_prefix: String,
+    /// Deletes take the compact form (docs/TOOL.md#delete-at-full-quota): the memory goes with
+    /// its whole history and nothing is put, so the transaction needs no quota. Set for the
+    /// retry of a delete that failed with `QUOTA_EXCEEDED`.
+    pub compact: bool,
 }
 
 impl Context {

@@ -56,6 +56,6 @@ pub(super) fn run(
     };
     Ok(Outcome::text(
         fill(texts::CREATED, &[path.raw()]),
-        history.into_writes(),
+        history.finish(snap, Voice::Model)?,
     ))
 }

@@ -2,7 +2,7 @@
 
 use super::history::{clock_read, History};
 use super::policy::vet_deletes;
-use super::rules::fail;
+use super::rules::{fail, Voice};
 use crate::commands::Context;
 use crate::format::render::fill;
 use crate::format::texts;
@@ -50,6 +50,6 @@ pub(super) fn run(path: &MemoryPath, cx: &Context, snap: &Snapshot) -> Result<Ou
     }
     Ok(Outcome::text(
         fill(texts::DELETED, &[path.raw()]),
-        history.into_writes(),
+        history.finish(snap, Voice::Model)?,
     ))
 }

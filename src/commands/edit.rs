@@ -86,7 +86,7 @@ pub(super) fn str_replace(
     let snippet = numbered_lines(shown, from, lines.len(), cx.config.max_view_chars);
     Ok(Outcome::text(
         fill(texts::EDITED_SNIPPET, &[&snippet]),
-        modify(record, &stored, cx, snap),
+        modify(record, &stored, cx, snap)?,
     ))
 }
 
@@ -96,10 +96,10 @@ fn modify(
     bytes: &[u8],
     cx: &Context,
     snap: &Snapshot,
-) -> Vec<crate::protocol::Write> {
+) -> Result<Vec<crate::protocol::Write>, Stop> {
     let mut history = History::new(cx, snap);
     history.modify(record, &record.path, Bytes::New(bytes));
-    history.into_writes()
+    history.finish(snap, Voice::Model)
 }
 
 pub(super) fn insert(
@@ -129,7 +129,7 @@ pub(super) fn insert(
     let stored = vetted(path, &new_text, cx, snap)?;
     Ok(Outcome::text(
         fill(texts::INSERTED, &[path.raw()]),
-        modify(record, &stored, cx, snap),
+        modify(record, &stored, cx, snap)?,
     ))
 }
 

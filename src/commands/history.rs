@@ -1,11 +1,16 @@
 //! The writes of a change, with the version that records it (docs/TOOL.md#versions): every command that
 //! changes a memory goes through `History`, so no change escapes the log.
 
+use crate::commands::rules::{fail, Voice};
 use crate::commands::Context;
+use crate::format::render::{fill, group};
+use crate::format::texts;
+use crate::model::error::ErrorCode;
 use crate::model::ids::{IdSource, VersionIds};
 use crate::model::record::{sha256_hex, Change, FileRecord, VersionRecord};
 use crate::protocol::Prehashed;
-use crate::protocol::{Read, Snapshot, Write};
+use crate::protocol::{Read, Snapshot, Stop, Write};
+use std::collections::{BTreeSet, HashSet};
 
 /// Where a memory's new bytes come from.
 pub(crate) enum Bytes<'a> {
@@ -44,6 +49,15 @@ pub(crate) struct History<'c> {
     emptying: Option<String>,
     /// The version a restore brings back, recorded in the new version's `created_by`.
     restored_from: Option<String>,
+    /// The memories this command wrote versions of, in order, each once: the ones the history
+    /// budget looks at (docs/TOOL.md#history-budget).
+    changed: Vec<String>,
+    /// Of those, the memories this command created with a fresh id: they have no stored
+    /// history, so the budget needs no read for them.
+    fresh: Vec<String>,
+    /// The memories deleted in the compact form (docs/TOOL.md#delete-at-full-quota): their
+    /// file record goes with every version and every byte only they hold; nothing is put.
+    compacted: Vec<String>,
 }
 
 /// The read every writing command makes in its first round, so that its version ids follow
@@ -63,6 +77,16 @@ impl<'c> History<'c> {
             prehashed: snap.prehashed(),
             emptying: None,
             restored_from: None,
+            changed: Vec::new(),
+            fresh: Vec::new(),
+            compacted: Vec::new(),
+        }
+    }
+
+    /// Notes that this command writes a version of memory `id`.
+    fn changes(&mut self, id: &str) {
+        if !self.changed.iter().any(|m| m == id) {
+            self.changed.push(id.to_string());
         }
     }
 
@@ -114,13 +138,18 @@ impl<'c> History<'c> {
         self
     }
 
-    /// The delete of `record`'s file at its path.
-    fn delete_file(&self, record: &FileRecord) -> Write {
-        let tree = self.emptying.as_ref().filter(|dir| {
+    /// The directory key this command empties, if `record` lies below it.
+    fn emptied_tree(&self, record: &FileRecord) -> Option<&String> {
+        self.emptying.as_ref().filter(|dir| {
             record.path.len() > dir.len()
                 && record.path.starts_with(dir.as_str())
                 && record.path.as_bytes().get(dir.len()) == Some(&b'/')
-        });
+        })
+    }
+
+    /// The delete of `record`'s file at its path.
+    fn delete_file(&self, record: &FileRecord) -> Write {
+        let tree = self.emptied_tree(record);
         Write::DeleteFile {
             path: record.path.clone(),
             size: record.size,
@@ -147,6 +176,9 @@ impl<'c> History<'c> {
         memory_id: Option<&str>,
     ) -> FileRecord {
         let id = memory_id.map_or_else(|| self.ids.next("mem_"), str::to_string);
+        if memory_id.is_none() {
+            self.fresh.push(id.clone());
+        }
         let bytes = match bytes {
             Bytes::New(b) => Hashed::New(b, None),
             Bytes::Stored { key, size, sha256 } => Hashed::Stored { key, size, sha256 },
@@ -211,8 +243,25 @@ impl<'c> History<'c> {
         }));
     }
 
-    /// Deletes `record`; its bytes stay for the versions that hold them.
+    /// Deletes `record`; its bytes stay for the versions that hold them. In the compact form
+    /// (`Context::compact`, docs/TOOL.md#delete-at-full-quota) the memory goes with its whole
+    /// history instead, and nothing is put: `finish` adds the deletes of its versions.
     pub(crate) fn delete(&mut self, record: &FileRecord) {
+        if self.cx.compact {
+            self.writes.push(self.delete_file(record));
+            if !self.compacted.iter().any(|m| m == &record.id) {
+                self.compacted.push(record.id.clone());
+                // A record stored before versions existed holds bytes no version names.
+                if record.version.is_none() {
+                    self.writes
+                        .push(Write::DeleteContent(record.content.clone()));
+                }
+            }
+            return;
+        }
+        // No budget read: a deletion holds no content, and the budget is enforced at the
+        // memory's next write (docs/TOOL.md#history-budget), so a directory delete stays a few
+        // requests whatever it holds.
         self.adopt(record);
         let version = VersionRecord {
             id: self.clock.next(&mut self.ids),
@@ -235,8 +284,165 @@ impl<'c> History<'c> {
         self.writes.push(write);
     }
 
+    /// The writes, without the history budget: for an import, which keeps the history it
+    /// brings (docs/TOOL.md#history-budget), and the registry's own records.
     pub(crate) fn into_writes(self) -> Vec<Write> {
         self.writes
+    }
+
+    /// The writes, with the history budget enforced (docs/TOOL.md#history-budget): each memory
+    /// this command wrote a version of keeps at most `maxVersionsPerMemory` versions holding at
+    /// most `maxHistoryBytesPerMemory` bytes, by deleting its oldest versions that this command
+    /// did not write (the head never goes: it is the newest). One read per memory (its version
+    /// records, no content; none for a memory created here), and one per content key that may
+    /// be freed. When even that cannot make room (the versions this command writes hold more
+    /// than the byte budget), the command fails with `HISTORY_LIMIT_EXCEEDED` and nothing is
+    /// written. A delete and a directory rename are not checked (their versions hold no new
+    /// content): those memories come within budget at their next checked write.
+    pub(crate) fn finish(mut self, snap: &Snapshot, voice: Voice) -> Result<Vec<Write>, Stop> {
+        let compacted = std::mem::take(&mut self.compacted);
+        let stored: Vec<String> = self
+            .changed
+            .iter()
+            .filter(|m| !self.fresh.contains(m))
+            .chain(&compacted)
+            .cloned()
+            .collect();
+        snap.need(stored.iter().cloned().map(Read::History).collect())?;
+        let mut doomed: Vec<(String, Option<String>)> = Vec::new();
+        for memory in &compacted {
+            for version in snap.versions(&Read::History(memory.clone())) {
+                doomed.push((version.id.clone(), version.content.clone()));
+            }
+        }
+        let changed = std::mem::take(&mut self.changed);
+        let mut kept: Vec<String> = Vec::new();
+        for memory in &changed {
+            let stored: &[VersionRecord] = if self.fresh.contains(memory) {
+                &[]
+            } else {
+                snap.versions(&Read::History(memory.clone()))
+            };
+            let (pruned, keys) = self.budget(memory, stored, voice)?;
+            doomed.extend(pruned);
+            kept.extend(keys);
+        }
+        let kept_keys: HashSet<&str> = kept.iter().map(String::as_str).collect();
+        let doomed_ids: HashSet<&str> = doomed.iter().map(|(id, _)| id.as_str()).collect();
+        let keys: BTreeSet<&str> = doomed
+            .iter()
+            .filter_map(|(_, key)| key.as_deref())
+            .filter(|key| !kept_keys.contains(*key))
+            .collect();
+        let holders: Vec<Read> = keys
+            .iter()
+            .map(|key| Read::VersionsWithContent(key.to_string()))
+            .collect();
+        snap.need(holders.clone())?;
+        let mut writes = std::mem::take(&mut self.writes);
+        let new_keys: HashSet<&str> = writes
+            .iter()
+            .filter_map(|w| match w {
+                Write::PutVersion(v) => v.content.as_deref(),
+                Write::PutFile { record, .. } => Some(record.content.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut freed = Vec::new();
+        for (key, read) in keys.iter().zip(&holders) {
+            let only_doomed = snap
+                .ids(read)
+                .iter()
+                .all(|holder| doomed_ids.contains(holder.as_str()));
+            if only_doomed && !new_keys.contains(key) {
+                freed.push(Write::DeleteContent(key.to_string()));
+            }
+        }
+        writes.extend(
+            doomed
+                .iter()
+                .map(|(id, _)| Write::DeleteVersion(id.clone())),
+        );
+        writes.extend(freed);
+        Ok(writes)
+    }
+
+    /// The versions of `memory` the budget prunes (id and content key), and the content keys
+    /// its remaining versions hold; or the refusal when the versions this command writes do not
+    /// fit on their own. `stored` is its history as storage holds it, oldest first.
+    #[allow(clippy::type_complexity)]
+    fn budget(
+        &self,
+        memory: &str,
+        stored: &[VersionRecord],
+        voice: Voice,
+    ) -> Result<(Vec<(String, Option<String>)>, Vec<String>), Stop> {
+        let own: Vec<&VersionRecord> = self
+            .writes
+            .iter()
+            .filter_map(|w| match w {
+                Write::PutVersion(v) if v.memory_id == memory => Some(v),
+                _ => None,
+            })
+            .collect();
+        let own_ids: HashSet<&str> = own.iter().map(|v| v.id.as_str()).collect();
+        // Oldest first, with no sort (each `sort_by` adds a copy of the sort to the wasm):
+        // storage answers in id order, and this command's ids follow the store's newest, in
+        // write order (docs/TOOL.md#versions).
+        let all: Vec<&VersionRecord> = stored
+            .iter()
+            .filter(|v| !own_ids.contains(v.id.as_str()))
+            .chain(own.iter().copied())
+            .collect();
+        let max_versions = self.cx.config.max_versions_per_memory.max(1);
+        let max_bytes = self.cx.config.max_history_bytes_per_memory;
+        // Each content counts once, at its last holder: the bytes it holds go when that holder
+        // goes (one pass from the newest, so pruning is linear in the history).
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut frees: Vec<u64> = all
+            .iter()
+            .rev()
+            .map(|v| match v.content.as_deref() {
+                Some(key) if seen.insert(key) => v.size.unwrap_or(0),
+                _ => 0,
+            })
+            .collect();
+        frees.reverse();
+        let mut bytes = frees.iter().fold(0u64, |sum, n| sum.saturating_add(*n));
+        let mut first = 0;
+        while all.len() - first > max_versions as usize || bytes > max_bytes {
+            match all.get(first) {
+                Some(v) if !own_ids.contains(v.id.as_str()) => {
+                    bytes = bytes.saturating_sub(frees.get(first).copied().unwrap_or(0));
+                    first += 1;
+                }
+                _ => break,
+            }
+        }
+        let newest = all.last();
+        let deleting = newest.is_some_and(|v| v.operation == Change::Deleted);
+        if bytes > max_bytes && !deleting {
+            let key = newest.and_then(|v| v.path.clone()).unwrap_or_default();
+            let shown = match voice {
+                Voice::Model => self.cx.tool_path(&key),
+                Voice::Host => key,
+            };
+            return Err(fail(
+                ErrorCode::HistoryLimitExceeded,
+                voice.say(fill(
+                    texts::HISTORY_TOO_BIG,
+                    &[&shown, &group(bytes), &group(max_bytes)],
+                )),
+            ));
+        }
+        let (pruned, kept) = all.split_at(first.min(all.len()));
+        Ok((
+            pruned
+                .iter()
+                .map(|v| (v.id.clone(), v.content.clone()))
+                .collect(),
+            kept.iter().filter_map(|v| v.content.clone()).collect(),
+        ))
     }
 
     fn head(
@@ -248,6 +454,11 @@ impl<'c> History<'c> {
         bytes: Hashed<'_>,
         old: Option<&FileRecord>,
     ) -> FileRecord {
+        // A file a directory rename moves gets a version with no new content: not checked, so
+        // the rename costs no request per file (docs/TOOL.md#history-budget).
+        if old.is_none_or(|o| self.emptied_tree(o).is_none()) {
+            self.changes(memory_id);
+        }
         let version_id = self.clock.next(&mut self.ids);
         let created_by = self.created_by();
         let (content, size, sha256) = match bytes {

@@ -61,6 +61,6 @@ pub(super) fn write(
     };
     Ok(Outcome::text(
         fill(texts::WROTE, &[path.raw()]),
-        history.into_writes(),
+        history.finish(snap, Voice::Model)?,
     ))
 }

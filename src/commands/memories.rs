@@ -132,7 +132,7 @@ pub(crate) fn create(
     let record = history.create(key, Bytes::New(&content), None);
     Ok(Outcome::value(
         memory_json(&record, Some(&content)),
-        history.into_writes(),
+        history.finish(snap, Voice::Host)?,
     ))
 }
 
@@ -198,7 +198,7 @@ pub(crate) fn update(
     };
     let mut history = History::new(cx, snap);
     let updated = history.modify(record, key, bytes);
-    let writes = history.into_writes();
+    let writes = history.finish(snap, Voice::Host)?;
     match &vetted {
         Some(new) => Ok(Outcome::value(memory_json(&updated, Some(new)), writes)),
         None => {
@@ -232,7 +232,7 @@ pub(crate) fn delete(
     history.delete(record);
     Ok(Outcome::value(
         fill("{\"type\":\"memory_deleted\",\"id\":{}}", &[&quote(id)]),
-        history.into_writes(),
+        history.finish(snap, Voice::Host)?,
     ))
 }
 
@@ -408,5 +408,5 @@ pub(crate) fn expire(
     for record in due {
         history.delete(record);
     }
-    Ok(Outcome::value(out, history.into_writes()))
+    Ok(Outcome::value(out, history.finish(snap, Voice::Host)?))
 }

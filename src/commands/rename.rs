@@ -2,7 +2,7 @@
 
 use super::history::{clock_read, Bytes, History};
 use super::policy::vet_moves;
-use super::rules::{fail, file_on_the_way, placement_reads};
+use super::rules::{fail, file_on_the_way, placement_reads, Voice};
 use crate::commands::Context;
 use crate::format::render::{cat, fill, group};
 use crate::format::texts;
@@ -112,6 +112,6 @@ pub(super) fn run(
     }
     Ok(Outcome::text(
         fill(texts::RENAMED, &[old_path.raw(), new_path.raw()]),
-        history.into_writes(),
+        history.finish(snap, Voice::Model)?,
     ))
 }

@@ -21,7 +21,7 @@ pub(crate) enum Voice {
 }
 
 impl Voice {
-    fn say(self, text: String) -> String {
+    pub(crate) fn say(self, text: String) -> String {
         match self {
             Voice::Model => cat(&["Error: ", &text]),
             Voice::Host => text,

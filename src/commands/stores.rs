@@ -29,11 +29,14 @@ pub struct StoreFields {
     pub description: Option<String>,
     pub max_file_bytes: Option<Option<i64>>,
     pub max_files: Option<Option<i64>>,
+    pub max_versions_per_memory: Option<Option<i64>>,
+    pub max_history_bytes_per_memory: Option<Option<i64>>,
 }
 
 impl StoreFields {
-    /// Reads `name`, `description` and `limits: { max_file_bytes, max_files }` (a limit of
-    /// `null` goes back to the default).
+    /// Reads `name`, `description` and `limits: { max_file_bytes, max_files,
+    /// max_versions_per_memory, max_history_bytes_per_memory }` (a limit of `null` goes back to
+    /// the default).
     pub fn parse(json: &Json) -> Result<StoreFields, ToolError> {
         let bad = |m: String| ToolError::new(ErrorCode::InvalidInput, m);
         let text = |k: &str| -> Result<Option<String>, ToolError> {
@@ -74,24 +77,28 @@ impl StoreFields {
             Some(l @ Json::Object(_)) => Some(l),
             Some(_) => return Err(bad("`limits` must be an object".into())),
         };
-        let limit = |k: &str| -> Result<Option<Option<i64>>, ToolError> {
+        let limit_from = |k: &str, min: i64| -> Result<Option<Option<i64>>, ToolError> {
             match limits.and_then(|l| l.get(k)) {
                 None => Ok(None),
                 Some(Json::Null) => Ok(Some(None)),
                 Some(v) => match v.as_integer() {
-                    Some(n) if n >= 0 => Ok(Some(Some(n))),
+                    Some(n) if n >= min => Ok(Some(Some(n))),
                     _ => Err(bad(fill(
-                        "`limits.{}` must be a whole number, 0 or more",
-                        &[k],
+                        "`limits.{}` must be a whole number, {} or more",
+                        &[k, &decimal(min as u64)],
                     ))),
                 },
             }
         };
+        let limit = |k: &str| limit_from(k, 0);
         Ok(StoreFields {
             name,
             description,
             max_file_bytes: limit("max_file_bytes")?,
             max_files: limit("max_files")?,
+            // At least 1: the head is a version (docs/TOOL.md#history-budget).
+            max_versions_per_memory: limit_from("max_versions_per_memory", 1)?,
+            max_history_bytes_per_memory: limit("max_history_bytes_per_memory")?,
         })
     }
 }
@@ -157,6 +164,8 @@ pub(crate) fn create(fields: &StoreFields, cx: &Context, snap: &Snapshot) -> Res
         archived_at: None,
         max_file_bytes: fields.max_file_bytes.flatten(),
         max_files: fields.max_files.flatten(),
+        max_versions_per_memory: fields.max_versions_per_memory.flatten(),
+        max_history_bytes_per_memory: fields.max_history_bytes_per_memory.flatten(),
     };
     Ok(save(None, &record, cx, snap))
 }
@@ -222,6 +231,12 @@ pub(crate) fn update(
     }
     if let Some(limit) = fields.max_files {
         record.max_files = limit;
+    }
+    if let Some(limit) = fields.max_versions_per_memory {
+        record.max_versions_per_memory = limit;
+    }
+    if let Some(limit) = fields.max_history_bytes_per_memory {
+        record.max_history_bytes_per_memory = limit;
     }
     record.updated_at = cx.now;
     Ok(save(Some(file), &record, cx, snap))

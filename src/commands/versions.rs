@@ -250,7 +250,7 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
     };
     let mut out = String::new();
     record.write_memory_json(&mut out, None);
-    Ok(Outcome::value(out, history.into_writes()))
+    Ok(Outcome::value(out, history.finish(snap, Voice::Host)?))
 }
 
 /// Retention: deletes versions older than the retention period, except the head of each live

@@ -187,6 +187,11 @@ pub(crate) const ARCHIVED_STORE: &str = "Cannot {}: this memory store is archive
 pub(crate) const FILE_TOO_BIG: &str =
     "Cannot write {}: {} bytes is over the limit of {} bytes per file";
 
+/// The path, the bytes its history keeps at the least, the limit; the model's text starts with
+/// `Error: `. (docs/TOOL.md#history-budget)
+pub(crate) const HISTORY_TOO_BIG: &str =
+    "Cannot write {}: its history would hold {} bytes even with every older version pruned, over the limit of {} bytes of history per memory. Nothing was changed";
+
 /// The path, the limit; the model's text starts with `Error: `. (docs/TOOL.md#file-count-limit)
 pub(crate) const TOO_MANY_FILES: &str =
     "Cannot create {}: the store already holds {} files, its limit";

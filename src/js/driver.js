@@ -122,6 +122,8 @@ export function outcomeOf(task) {
  * @property {(done: number, total: number) => void} [progress] hears how many of the
  *   outcome's writes storage has carried out: (0, total) before the first, then as they complete
  * @property {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
+ * @property {boolean} [putNothing] the task only deletes and its transaction must put no record
+ *   (a compact delete at full quota, docs/TOOL.md#delete-at-full-quota): told to `tx.finish`
  */
 
 /**
@@ -140,7 +142,8 @@ export function outcomeOf(task) {
  * @returns {Promise<Outcome>}
  */
 export async function perform(handles, task, options = {}) {
-  const { progress, beforeWrite } = options;
+  const { progress, beforeWrite, putNothing } = options;
+  const finishing = putNothing ? { putNothing: true } : undefined;
   /** The mount whose store the task reads and writes; -1: each read names its mount. */
   const home = task.mount();
   if (home >= 0 && !handles[home]) {
@@ -288,7 +291,7 @@ export async function perform(handles, task, options = {}) {
     );
     if (!progress || outcome.isError) {
       writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
-      if (writes.length > 0) tx.finish?.();
+      if (writes.length > 0) tx.finish?.(finishing);
       return;
     }
     // A transaction carries out its requests in order, so a cheap read issued after a batch
@@ -306,7 +309,7 @@ export async function perform(handles, task, options = {}) {
         });
       }
     });
-    if (total > 0) tx.finish?.();
+    if (total > 0) tx.finish?.(finishing);
   };
 
   try {
@@ -403,6 +406,12 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "versionsBelow":
       tx.getVersionsBelow(id, (records) => json(records));
       return;
+    case "history": {
+      const memoryId = /** @type {string} */ (read.memoryId);
+      if (typeof tx.getHistory === "function") tx.getHistory(memoryId, (records) => json(records));
+      else tx.getVersionsDesc(memoryId, null, Number.MAX_SAFE_INTEGER, (records) => json([...records].reverse()));
+      return;
+    }
     case "versionsWithContent":
       tx.getVersionIdsWithContent(id, (ids) => json(ids));
       return;

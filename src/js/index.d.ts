@@ -89,6 +89,7 @@ export type MemoryToolErrorCode =
   | "STORAGE_FAILED"
   | "STORE_VANISHED"
   | "DAMAGED"
+  | "HISTORY_LIMIT_EXCEEDED"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -278,6 +279,19 @@ export interface MemoryToolOptions {
     maxFileBytes?: number;
     /** Most files in the store. Default 10,000. */
     maxFiles?: number;
+    /**
+     * The history budget (docs/TOOL.md#history-budget): most versions one memory keeps, its
+     * head included. Default 100; at least 1. A write past it prunes that memory's oldest
+     * versions in the same transaction.
+     */
+    maxVersionsPerMemory?: number;
+    /**
+     * The history budget: most bytes of content one memory's versions hold (each stored
+     * content counted once). Default 4,194,304 (4 MiB: 40 versions of a full 100 KB file). A
+     * write past it prunes the oldest versions; a write whose own versions hold more fails
+     * with `HISTORY_LIMIT_EXCEEDED` and changes nothing.
+     */
+    maxHistoryBytesPerMemory?: number;
   };
   /** Longest file view, in characters (code points) of numbered lines. Default 16,000; at least 100. */
   maxViewChars?: number;
@@ -900,6 +914,11 @@ export interface StorageTx {
   ): void;
   /** Every version record with id below `id`, oldest first. */
   getVersionsBelow(id: string, cb: (records: VersionRecord[]) => void): void;
+  /**
+   * Every version record of memory `memoryId`, oldest first (the history budget,
+   * docs/TOOL.md#history-budget). Optional: without it, `getVersionsDesc` answers.
+   */
+  getHistory?(memoryId: string, cb: (records: VersionRecord[]) => void): void;
   /** The ids of the versions whose `content` is `key`. */
   getVersionIdsWithContent(key: string, cb: (ids: string[]) => void): void;
   /**
@@ -928,8 +947,11 @@ export interface StorageTx {
   /**
    * Optional: called after a command's last write, so a storage that keeps derived records
    * (IndexedDB's store metadata: file count, bytes, newest version id) writes them once.
+   * `putNothing`: the transaction only deletes, and must put no record at all (a delete at
+   * full quota, docs/TOOL.md#delete-at-full-quota): drop the derived records rather than
+   * write them, and count them again later.
    */
-  finish?(): void;
+  finish?(options?: { putNothing?: boolean }): void;
   /** Optional (required by `MemoryTool.usage`): the file count and the bytes of the files. */
   getUsage?(cb: (usage: { files: number; bytes: number }) => void): void;
   /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */
@@ -1022,6 +1044,9 @@ export class InMemoryStorage implements MemoryStorage {
 export interface MemoryStoreLimits {
   max_file_bytes: number | null;
   max_files: number | null;
+  /** The store's own history budget (docs/TOOL.md#history-budget); present only when set. */
+  max_versions_per_memory?: number;
+  max_history_bytes_per_memory?: number;
 }
 
 /** A named store (the memory stores API's `memory_store`). */
@@ -1046,6 +1071,11 @@ export interface MemoryStoreLimitsInput {
   max_files?: number | null;
   maxFileBytes?: number | null;
   maxFiles?: number | null;
+  /** The history budget (docs/TOOL.md#history-budget): at least 1. */
+  max_versions_per_memory?: number | null;
+  max_history_bytes_per_memory?: number | null;
+  maxVersionsPerMemory?: number | null;
+  maxHistoryBytesPerMemory?: number | null;
 }
 
 /** `MemoryStores.create` parameters. */

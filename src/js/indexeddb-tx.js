@@ -45,6 +45,12 @@ export class IndexedDbTx {
   /** Set when a write could not say what it replaced: `finish` counts the store again. */
   #recount = false;
   /**
+   * Set by `finish({ putNothing: true })` (a compact delete at full quota, where the browser
+   * refuses any put: docs/TOOL.md#delete-at-full-quota): the StoreMeta record is deleted
+   * instead of written, and the next transaction counts the store again.
+   */
+  #putNothing = false;
+  /**
    * Directory keys whose file records this transaction has deleted whole (one key-range
    * request instead of one per file).
    * @type {Set<string>}
@@ -178,6 +184,18 @@ export class IndexedDbTx {
     this.#request(() => this.#versions.getAll(this.#keyRange.upperBound(id, true)), cb);
   }
 
+  /**
+   * Every version of memory `memoryId`, oldest first: one request on the `memory` index
+   * (records only; the history budget, docs/TOOL.md#history-budget).
+   * @param {string} memoryId
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getHistory(memoryId, cb) {
+    // [M] sorts before every [M, id]; [M, []] after every [M, string] (arrays follow strings).
+    const range = this.#keyRange.bound([memoryId], [memoryId, []]);
+    this.#request(() => this.#versions.index("memory").getAll(range), cb);
+  }
+
   /** @param {string} key @param {(ids: string[]) => void} cb */
   getVersionIdsWithContent(key, cb) {
     this.#request(
@@ -288,13 +306,24 @@ export class IndexedDbTx {
    * Writes what this transaction's writes changed into the StoreMeta record: the driver calls
    * it after a command's last write. Without the call, the success of the last write that
    * changed the metadata writes it (one callback later); a transaction that wrote nothing
-   * writes nothing.
+   * writes nothing. With `putNothing` (a transaction of deletes at full quota), the record is
+   * deleted instead (docs/TOOL.md#delete-at-full-quota).
+   * @param {{ putNothing?: boolean }} [options]
    */
-  finish() {
+  finish(options) {
+    if (options?.putNothing) this.#putNothing = true;
     const delta = this.#delta;
     this.#lastChange = null;
     if (!delta.dirty && !this.#recount) return;
     this.#delta = { files: 0, bytes: 0, newestVersion: null, dirty: false };
+    if (this.#putNothing) {
+      // A compact delete: no put, so no byte added. The record goes; whoever reads it next
+      // counts the store (`#withMeta`), as after a lost record.
+      this.#recount = false;
+      this.#metaRead = null;
+      this.#write(() => this.#meta.delete(META_KEY));
+      return;
+    }
     const now = Date.now();
     if (this.#recount) {
       this.#recount = false;

@@ -26,6 +26,10 @@ export const LIMIT_ALIASES = /** @type {const} */ ({
   max_files: "max_files",
   maxFileBytes: "max_file_bytes",
   maxFiles: "max_files",
+  max_versions_per_memory: "max_versions_per_memory",
+  max_history_bytes_per_memory: "max_history_bytes_per_memory",
+  maxVersionsPerMemory: "max_versions_per_memory",
+  maxHistoryBytesPerMemory: "max_history_bytes_per_memory",
 });
 
 /**
@@ -86,7 +90,8 @@ export class MemoryStores {
   /**
    * Creates a store. `name` (1 to 255 characters, with a letter or digit: it names the
    * store's folder, `/memories/<slug>/`), `description` (at most 4,096 characters) and
-   * `limits` (`max_file_bytes`, `max_files`; the tool's own, or the defaults, when left out).
+   * `limits` (`max_file_bytes`, `max_files`, and the history budget's `max_versions_per_memory`,
+   * `max_history_bytes_per_memory`; the tool's own, or the defaults, when left out).
    * @param {import("./index.js").CreateStoreParams} params
    * @returns {Promise<MemoryStore>}
    */
@@ -229,7 +234,7 @@ function storeFields(call, params) {
       const aliases = /** @type {Record<string, string>} */ (LIMIT_ALIASES);
       const key = Object.hasOwn(aliases, name) ? aliases[name] : undefined;
       if (key === undefined) {
-        throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are max_file_bytes and max_files.`);
+        throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are max_file_bytes, max_files, max_versions_per_memory and max_history_bytes_per_memory.`);
       }
       if (value === undefined) continue;
       if (Object.hasOwn(limits, key)) throw invalidInput(`${call}: \`limits.${key}\` is given twice.`);

@@ -350,11 +350,22 @@ export class MemoryTool {
     try {
       outcome = await this.#perform(task);
     } catch (error) {
-      if (isStorageError(error)) {
-        const code = /** @type {MemoryToolErrorCode} */ (error.code);
-        return { content: modelTextFor(error), isError: true, code };
+      if (!isStorageError(error)) throw error;
+      let failure = error;
+      // A delete the browser refused for quota runs again in the compact form, which puts
+      // nothing (docs/TOOL.md#delete-at-full-quota).
+      if (isQuotaError(error) && isDeleteInput(input)) {
+        try {
+          outcome = await this.#perform(this.#engine.startCompact(json, Date.now(), entropy(), by), undefined, true);
+        } catch (again) {
+          if (!isStorageError(again)) throw again;
+          failure = again;
+        }
       }
-      throw error;
+      if (!outcome) {
+        const code = /** @type {MemoryToolErrorCode} */ (failure.code);
+        return { content: modelTextFor(failure), isError: true, code };
+      }
     }
     return outcome.isError
       ? { content: outcome.content, isError: true, code: outcome.code }
@@ -678,7 +689,15 @@ export class MemoryTool {
       json.length > BIG_TEXT
         ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
         : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
-    const outcome = await this.#perform(task, progress);
+    let outcome;
+    try {
+      outcome = await this.#perform(task, progress);
+    } catch (error) {
+      // `memories.delete` refused for quota runs again in the compact form, which puts nothing
+      // (docs/TOOL.md#delete-at-full-quota).
+      if (!(call === "memories.delete" && isQuotaError(error))) throw error;
+      outcome = await this.#perform(this.#engine.startHostCompact(json, Date.now(), entropy(), who, mount), undefined, true);
+    }
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
   }
@@ -689,15 +708,17 @@ export class MemoryTool {
    * changed.
    * @param {Task} task
    * @param {(done: number, total: number) => void} [progress]
+   * @param {boolean} [putNothing] a compact delete: its transaction puts no record
+   *   (docs/TOOL.md#delete-at-full-quota)
    * @returns {Promise<Outcome>}
    */
-  async #perform(task, progress) {
+  async #perform(task, progress, putNothing) {
     const mount = this.#mounts[task.mount()];
     const index = task.mount();
     /** @type {Outcome} */
     let outcome;
     try {
-      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite });
+      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite, putNothing });
     } catch (error) {
       if (mount && error instanceof MemoryToolError && error.code === "STORE_VANISHED" && !this.#vanished.has(index)) {
         // Said once per mount: the store held memories and its database is gone.
@@ -798,4 +819,20 @@ export class MemoryTool {
   #checkOpen() {
     if (this.#closed) throw new MemoryToolError("STORAGE_FAILED", "This MemoryTool has been closed.");
   }
+}
+
+/**
+ * Whether `error` is the browser's refusal for quota.
+ * @param {unknown} error
+ */
+function isQuotaError(error) {
+  return error instanceof MemoryToolError && error.code === "QUOTA_EXCEEDED";
+}
+
+/**
+ * Whether a tool input is a `delete` command (its retry at full quota).
+ * @param {unknown} input
+ */
+function isDeleteInput(input) {
+  return typeof input === "object" && input !== null && /** @type {{ command?: unknown }} */ (input).command === "delete";
 }

@@ -35,7 +35,7 @@ export const OPTION_NAMES = /** @type {const} */ ([
 /** The fields of one of the `mounts` (`MountOptions`' keys). */
 export const MOUNT_OPTION_NAMES = /** @type {const} */ (["store", "access", "instructions", "expireAfterDays"]);
 /** The names under `limits`. */
-export const LIMIT_NAMES = /** @type {const} */ (["maxFileBytes", "maxFiles"]);
+export const LIMIT_NAMES = /** @type {const} */ (["maxFileBytes", "maxFiles", "maxVersionsPerMemory", "maxHistoryBytesPerMemory"]);
 /**
  * Whether `name` is one of `names`.
  * @param {readonly string[]} names

@@ -385,6 +385,18 @@ class InMemoryTx {
     cb(data.versionIds.slice(0, end).map((v) => copyVersion(/** @type {VersionRecord} */ (data.versions.get(v)))));
   }
 
+  /**
+   * Every version of memory `memoryId`, oldest first (docs/TOOL.md#history-budget).
+   * @param {string} memoryId
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getHistory(memoryId, cb) {
+    this.#checkActive();
+    const data = this.#data;
+    const ids = data.versionsByMemory.get(memoryId) ?? [];
+    cb(ids.map((v) => copyVersion(/** @type {VersionRecord} */ (data.versions.get(v)))));
+  }
+
   /** @param {string} key @param {(ids: string[]) => void} cb */
   getVersionIdsWithContent(key, cb) {
     this.#checkActive();

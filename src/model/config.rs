@@ -18,6 +18,10 @@ pub struct Config {
     pub create_overwrites: bool,
     /// How long old versions are kept, in milliseconds (heads of live memories stay).
     pub retention_ms: i64,
+    /// The most versions one memory keeps (docs/TOOL.md#history-budget); at least 1.
+    pub max_versions_per_memory: u64,
+    /// The most bytes of content one memory's versions hold (docs/TOOL.md#history-budget).
+    pub max_history_bytes_per_memory: u64,
     /// Refuse content that looks like it holds a credential.
     pub secret_filter: bool,
     /// Ask the host (a `Read::Policy`) before every write of content.
@@ -33,6 +37,8 @@ impl Default for Config {
             max_view_chars: 16_000,
             create_overwrites: false,
             retention_ms: 30 * 24 * 60 * 60 * 1000,
+            max_versions_per_memory: 100,
+            max_history_bytes_per_memory: 4 * 1024 * 1024,
             secret_filter: false,
             write_hook: false,
         }
@@ -40,8 +46,9 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Reads `{"maxFileBytes","maxFiles","readOnly","maxViewChars","createOverwrites",
-    /// "retentionMs"}`; absent fields keep their defaults.
+    /// Reads `{"maxFileBytes","maxFiles","maxVersionsPerMemory","maxHistoryBytesPerMemory",
+    /// "readOnly","maxViewChars","createOverwrites","retentionMs"}`; absent fields keep their
+    /// defaults.
     pub fn from_json(text: &str) -> Result<Config, String> {
         let json = Json::parse(text).ok_or("configuration is not JSON")?;
         if !matches!(json, Json::Object(_)) {
@@ -97,6 +104,20 @@ impl Config {
             "`retentionDays` must be a number of days, 0 or more.",
         )? {
             config.retention_ms = n;
+        }
+        if let Some(n) = count(
+            "maxVersionsPerMemory",
+            1,
+            "`limits.maxVersionsPerMemory` must be a whole number, 1 or more.",
+        )? {
+            config.max_versions_per_memory = n as u64;
+        }
+        if let Some(n) = count(
+            "maxHistoryBytesPerMemory",
+            0,
+            "`limits.maxHistoryBytesPerMemory` must be a whole number, 0 or more.",
+        )? {
+            config.max_history_bytes_per_memory = n as u64;
         }
         if let Some(b) = flag("readOnly")? {
             config.read_only = b;
@@ -158,12 +179,20 @@ mod tests {
                 "`createOverwrites` must be a boolean.",
             ),
             (r#"{"secretFilter":1}"#, "`secretFilter` must be a boolean."),
+            (
+                r#"{"maxVersionsPerMemory":0}"#,
+                "`limits.maxVersionsPerMemory` must be a whole number, 1 or more.",
+            ),
+            (
+                r#"{"maxHistoryBytesPerMemory":-1}"#,
+                "`limits.maxHistoryBytesPerMemory` must be a whole number, 0 or more.",
+            ),
         ];
         for (json, message) in refused {
             assert_eq!(Config::from_json(json), Err(message.to_string()), "{json}");
         }
         let taken = Config::from_json(
-            r#"{"maxFileBytes":0,"maxFiles":3,"maxViewChars":100,"retentionMs":0,"createOverwrites":true}"#,
+            r#"{"maxFileBytes":0,"maxFiles":3,"maxViewChars":100,"retentionMs":0,"createOverwrites":true,"maxVersionsPerMemory":1,"maxHistoryBytesPerMemory":0}"#,
         );
         assert_eq!(
             taken,
@@ -173,6 +202,8 @@ mod tests {
                 max_view_chars: 100,
                 retention_ms: 0,
                 create_overwrites: true,
+                max_versions_per_memory: 1,
+                max_history_bytes_per_memory: 0,
                 ..Config::default()
             })
         );

@@ -28,6 +28,9 @@ pub enum ErrorCode {
     InvalidOptions,
     /// A stored record or its content cannot be read (docs/TOOL.md#damaged-records).
     Damaged,
+    /// A write whose memory's history cannot fit its budget even with every older version
+    /// pruned (docs/TOOL.md#history-budget).
+    HistoryLimitExceeded,
 }
 
 impl ErrorCode {
@@ -57,6 +60,7 @@ impl ErrorCode {
             ErrorCode::Archived => "ARCHIVED",
             ErrorCode::InvalidOptions => "INVALID_OPTIONS",
             ErrorCode::Damaged => "DAMAGED",
+            ErrorCode::HistoryLimitExceeded => "HISTORY_LIMIT_EXCEEDED",
         }
     }
 }

@@ -67,6 +67,10 @@ pub struct StoreRecord {
     pub archived_at: Option<i64>,
     pub max_file_bytes: Option<i64>,
     pub max_files: Option<i64>,
+    /// The store's history budget (docs/TOOL.md#history-budget), when it has its own; shown
+    /// only when set.
+    pub max_versions_per_memory: Option<i64>,
+    pub max_history_bytes_per_memory: Option<i64>,
 }
 
 impl StoreRecord {
@@ -74,10 +78,22 @@ impl StoreRecord {
     pub fn to_json(&self) -> String {
         let mut out = String::new();
         let mut limits = String::new();
-        ObjectWriter::new(&mut limits)
+        let mut writer = ObjectWriter::new(&mut limits);
+        writer
             .opt_int("max_file_bytes", self.max_file_bytes)
-            .opt_int("max_files", self.max_files)
-            .finish();
+            .opt_int("max_files", self.max_files);
+        for (key, value) in [
+            ("max_versions_per_memory", self.max_versions_per_memory),
+            (
+                "max_history_bytes_per_memory",
+                self.max_history_bytes_per_memory,
+            ),
+        ] {
+            if let Some(n) = value {
+                writer.int(key, n);
+            }
+        }
+        writer.finish();
         ObjectWriter::new(&mut out)
             .str("type", "memory_store")
             .str("id", &self.id)
@@ -105,6 +121,8 @@ impl StoreRecord {
             archived_at: text("archived_at").and_then(|t| parse_rfc3339(&t)),
             max_file_bytes: limit("max_file_bytes"),
             max_files: limit("max_files"),
+            max_versions_per_memory: limit("max_versions_per_memory"),
+            max_history_bytes_per_memory: limit("max_history_bytes_per_memory"),
         })
     }
 }

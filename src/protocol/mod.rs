@@ -40,6 +40,10 @@ pub enum Read {
     },
     /// Every version record with an id below the bound, oldest first.
     VersionsBelow(String),
+    /// Every version record of one memory, oldest first (the history budget,
+    /// docs/TOOL.md#history-budget; a compact delete): one request on the versions' `memory`
+    /// index, records only, no content.
+    History(String),
     /// The ids of the versions that reference a content key (the versions' `content` index).
     VersionsWithContent(String),
     /// The newest version id of the store, if any.
@@ -80,6 +84,7 @@ impl std::hash::Hash for Read {
             | Read::FileById(s)
             | Read::Version(s)
             | Read::VersionsBelow(s)
+            | Read::History(s)
             | Read::VersionsWithContent(s)
             | Read::Listing(s) => s.hash(state),
             Read::Count

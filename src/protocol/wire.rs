@@ -37,6 +37,7 @@ impl Read {
             Read::VersionsBelow(id) => {
                 fill("{\"kind\":\"versionsBelow\",\"id\":{}}", &[&quote(id)])
             }
+            Read::History(id) => fill("{\"kind\":\"history\",\"memoryId\":{}}", &[&quote(id)]),
             Read::VersionsWithContent(key) => fill(
                 "{\"kind\":\"versionsWithContent\",\"id\":{}}",
                 &[&quote(key)],
@@ -99,7 +100,7 @@ impl Answer {
                 Json::Null => Some(Answer::Version(None)),
                 other => VersionRecord::from_json(&other).map(|r| Answer::Version(Some(r))),
             },
-            Read::VersionsDesc { .. } | Read::VersionsBelow(_) => match json {
+            Read::VersionsDesc { .. } | Read::VersionsBelow(_) | Read::History(_) => match json {
                 Json::Array(items) => items
                     .iter()
                     .map(VersionRecord::from_json)

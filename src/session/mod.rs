@@ -30,6 +30,8 @@ pub struct Start<'a> {
     pub entropy: &'a [u8],
     /// `{"type":"tool","tool_use_id":…}`, `{"type":"api"}`, `{"type":"import"}`, …
     pub actor: &'a str,
+    /// Deletes in the compact form (docs/TOOL.md#delete-at-full-quota).
+    pub compact: bool,
 }
 
 impl Session {
@@ -88,6 +90,7 @@ impl Session {
             now_ms: 0,
             entropy: &[],
             actor: "null",
+            compact: false,
         };
         Task::finished(outcome, self.context(0, start))
     }
@@ -122,6 +125,7 @@ impl Session {
             seed,
             actor,
             mount_prefix: prefix,
+            compact: start.compact,
         }
     }
 }

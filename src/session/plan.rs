@@ -140,6 +140,8 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
             "slug" | "readOnly" => false,
             "maxFileBytes" => store.max_file_bytes.is_none(),
             "maxFiles" => store.max_files.is_none(),
+            "maxVersionsPerMemory" => store.max_versions_per_memory.is_none(),
+            "maxHistoryBytesPerMemory" => store.max_history_bytes_per_memory.is_none(),
             _ => true,
         });
         members.push(("slug".into(), Json::string(&slug(&store.name))));
@@ -147,6 +149,11 @@ pub fn plan_mounts(text: &str) -> Result<String, ToolError> {
         for (key, own) in [
             ("maxFileBytes", store.max_file_bytes),
             ("maxFiles", store.max_files),
+            ("maxVersionsPerMemory", store.max_versions_per_memory),
+            (
+                "maxHistoryBytesPerMemory",
+                store.max_history_bytes_per_memory,
+            ),
         ] {
             if let Some(n) = own {
                 members.push((key.into(), Json::int(n)));

@@ -41,6 +41,7 @@ import {
   sha256,
   startFixtureServer,
   versionsByToolUse,
+  WHOLE_HISTORY,
   waitFixture,
 } from "./reliability-lib.mjs";
 import { KILL_LOG, KILL_LANES, killLine, killOp } from "./fixtures/reliability.js";
@@ -142,7 +143,8 @@ async function start(profile, onAttempt, onDone) {
   await page.exposeFunction("relDone", onDone);
   await page.goto(fixture.origin + FIXTURE);
   await waitFixture(page);
-  const options = { store: STORE, ...(DURABILITY ? { durability: DURABILITY } : {}) };
+  // The version log is the witness of every commit: no budget prunes it.
+  const options = { store: STORE, limits: WHOLE_HISTORY, ...(DURABILITY ? { durability: DURABILITY } : {}) };
   // @ts-ignore: window.rel is the fixture's
   const first = await page.evaluate((o) => rel.open("m", o), options);
   // A store Chromium deleted as corrupt is not silently made anew: the open says so, and the

@@ -15,6 +15,11 @@ import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 export { CHROMIUM, CHROMIUM_ARGS };
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * `limits` that lift the history budget (docs/TOOL.md#history-budget): for tests whose witness
+ * of every commit is the version log itself, so no version may be pruned.
+ */
+export const WHOLE_HISTORY = { maxVersionsPerMemory: Number.MAX_SAFE_INTEGER, maxHistoryBytesPerMemory: Number.MAX_SAFE_INTEGER };
 export const FIXTURE = "/tests/e2e/fixtures/reliability.html";
 
 /** @typedef {import("playwright-core").Page} Page */
@@ -144,10 +149,12 @@ export function versionsByToolUse(/** @type {Dump} */ raw) {
  *   removes it) gives exactly the files (same paths, memory ids and head versions);
  * - no path is both a file and a directory (no file key is a prefix + "/" of another);
  * - the listing holds exactly one key `{path}\0{size}` per file (schema version 3 on);
- * - the metadata record counts the files and their bytes, and bounds the version ids (4 on).
+ * - the metadata record counts the files and their bytes, and bounds the version ids (4 on);
+ *   with `metaMayBeMissing`, it may be absent (after a delete at full quota).
  * @param {Dump} raw
+ * @param {{ metaMayBeMissing?: boolean }} [options]
  */
-export function checkStore(raw) {
+export function checkStore(raw, { metaMayBeMissing = false } = {}) {
   /** @type {string[]} */
   const problems = [];
   const say = (/** @type {string} */ p) => {
@@ -269,7 +276,11 @@ export function checkStore(raw) {
   // newest version id bounds every version id.
   if (raw.stores.includes("meta")) {
     const meta = raw.meta;
-    if (!meta) say("the meta store has no store record");
+    // A delete at full quota removes the record, and the next write counts it again
+    // (docs/TOOL.md#delete-at-full-quota).
+    if (!meta) {
+      if (!metaMayBeMissing) say("the meta store has no store record");
+    }
     else {
       const bytes = raw.files.reduce((sum, { value: f }) => sum + f.size, 0);
       if (meta.files !== raw.files.length) say(`the metadata counts ${meta.files} files, the store holds ${raw.files.length}`);
@@ -282,8 +293,8 @@ export function checkStore(raw) {
 }
 
 /** Asserts `checkStore` found nothing; returns its counts. */
-export function assertConsistent(/** @type {Dump} */ raw, /** @type {string} */ what) {
-  const result = checkStore(raw);
+export function assertConsistent(/** @type {Dump} */ raw, /** @type {string} */ what, /** @type {{ metaMayBeMissing?: boolean }} */ options = {}) {
+  const result = checkStore(raw, options);
   assert.deepEqual(result.problems, [], `the store is consistent ${what}`);
   return result;
 }

@@ -12,9 +12,17 @@
 //    a MemoryToolError QUOTA_EXCEEDED, 20 writes in flight at once all fail the same way
 //    (none hangs), and the raw database is unchanged byte for byte after each. With the
 //    quota raised, the same write works.
-// 2. A quota of 1 byte: every kind of write (all five writing commands, the host API, imports,
-//    restores, redactions) fails clearly and changes nothing; reads still work. With the
-//    quota raised, every one of them works.
+// 2. A quota of 1 byte: every kind of write but a delete (the writing commands, the host API,
+//    imports, restores, redactions) fails clearly and changes nothing; reads still work. With
+//    the quota raised, every one of them works.
+// 3. Room to recover (docs/TOOL.md#delete-at-full-quota): at a full quota, where Chromium
+//    refuses every transaction that puts a record, tool `delete` (a file, a directory) and
+//    `memories.delete` succeed in the compact form, which only deletes: the memory goes with
+//    its whole history, the rest of the store stays as it was and consistent, and once room
+//    is back every write works and the store's metadata is counted again.
+// 4. The history budget (docs/TOOL.md#history-budget) in real IndexedDB: 300 edits of a
+//    100 KB file keep 40 versions and at most 4 MiB of content, against 300 versions with
+//    the budget lifted; the origin's usage is reported for both.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium.
 // Run: node --test tests/e2e/reliability-quota.test.mjs
@@ -23,6 +31,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   assertConsistent,
+  WHOLE_HISTORY,
   dump,
   freshProfile,
   launch,
@@ -199,7 +208,7 @@ describe("a full disk", () => {
     await ctx.close();
   });
 
-  it("at a 1-byte quota every kind of write fails clearly and changes nothing, reads work; raising the quota restores every one", { timeout: 60_000 }, async () => {
+  it("at a 1-byte quota every kind of write but a delete fails clearly and changes nothing, reads work; raising the quota restores every one", { timeout: 60_000 }, async () => {
     const profile = await freshProfile("quota-zero");
     // A store with history, written with room to spare.
     let session = await startWithQuota(profile, 10_000_000);
@@ -234,14 +243,11 @@ describe("a full disk", () => {
       ["create", () => exec(page, { command: "create", path: "/memories/new.md", file_text: "new" })],
       ["str_replace", () => exec(page, { command: "str_replace", path: "/memories/a.md", old_str: "one", new_str: "1" })],
       ["insert", () => exec(page, { command: "insert", path: "/memories/a.md", insert_line: 0, insert_text: "zero" })],
-      ["delete a file", () => exec(page, { command: "delete", path: "/memories/a.md" })],
-      ["delete a directory", () => exec(page, { command: "delete", path: "/memories/dir" })],
       ["rename a file", () => exec(page, { command: "rename", old_path: "/memories/a.md", new_path: "/memories/b.md" })],
       ["rename a directory", () => exec(page, { command: "rename", old_path: "/memories/dir", new_path: "/memories/moved" })],
       ["memories.create", () => host(page, "memories.create", { path: "/host.md", content: "h" })],
       ["memories.update (content)", () => host(page, "memories.update", a.id, { content: "changed" })],
       ["memories.update (path)", () => host(page, "memories.update", a.id, { path: "/renamed.md" })],
-      ["memories.delete", () => host(page, "memories.delete", x.id)],
       ["writeFile", () => host(page, "writeFile", "/memories/w.md", "w")],
       ["versions.restore", () => host(page, "versions.restore", oldA.id)],
       ["versions.redact", () => host(page, "versions.redact", oldA.id)],
@@ -289,6 +295,123 @@ describe("a full disk", () => {
         `all work once the quota is raised (${counts.files} files, ${counts.versions} versions)`,
     );
     await session.ctx.close();
+  });
+
+  it("at a full quota, tool delete and memories.delete succeed, taking the memory with its history; the rest stays consistent", { timeout: 90_000 }, async () => {
+    const profile = await freshProfile("quota-delete");
+    // A store with history, written with room to spare.
+    let session = await startWithQuota(profile, 10_000_000);
+    let { page } = session;
+    for (let i = 0; i < 6; i++) {
+      const input = { command: "create", path: `/memories/big/f${i}.md`, file_text: `head ${i}\n${fill(i)}` };
+      assert.equal((await exec(page, input)).isError, false);
+      // Three versions each.
+      for (const n of [1, 2]) {
+        const old_str = n === 1 ? `head ${i}\n` : `head ${i}.${n - 1}\n`;
+        const edit = await exec(page, { command: "str_replace", path: `/memories/big/f${i}.md`, old_str, new_str: `head ${i}.${n}\n` });
+        assert.equal(edit.isError, false, edit.content);
+      }
+    }
+    for (const [p, text] of [["/memories/dir/x.md", "x"], ["/memories/dir/y.md", "y"], ["/memories/keep.md", "keep"]]) {
+      assert.equal((await exec(page, { command: "create", path: p, file_text: text })).isError, false);
+    }
+    const f1 = /** @type {any} */ (await host(page, "memories.getByPath", "/big/f1.md")).value;
+    const f0 = /** @type {any} */ (await host(page, "memories.getByPath", "/big/f0.md")).value;
+    await session.ctx.close();
+
+    // A fresh browser whose quota is 1 byte from the start: no put fits.
+    session = await startWithQuota(profile, 1);
+    ({ page } = session);
+    const before = await dump(page, STORE);
+    const counted = assertConsistent(before, "before");
+    assert.equal((await exec(page, { command: "create", path: "/memories/new.md", file_text: "n" })).code, "QUOTA_EXCEEDED", "the origin is full");
+    const usedAtFull = await usage(session.cdp);
+
+    assert.deepEqual(await exec(page, { command: "delete", path: "/memories/big/f0.md" }), { content: "Successfully deleted /memories/big/f0.md", isError: false });
+    assert.deepEqual(await host(page, "memories.delete", f1.id), { value: { type: "memory_deleted", id: f1.id } });
+    assert.deepEqual(await exec(page, { command: "delete", path: "/memories/dir" }), { content: "Successfully deleted /memories/dir", isError: false });
+    const after = await dump(page, STORE);
+    const left = assertConsistent(after, "after the compact deletes", { metaMayBeMissing: true });
+    assert.equal(after.meta ?? null, null, "the metadata record went (a put would not fit)");
+    // Exactly the deleted memories and their histories went; every other record is as it was.
+    const gone = new Set(before.files.filter(({ value: f }) => f.path.startsWith("/dir/") || f.id === f0.id || f.id === f1.id).map(({ value: f }) => f.id));
+    assert.equal(gone.size, 4);
+    assert.deepEqual(after.files, before.files.filter(({ value: f }) => !gone.has(f.id)));
+    assert.deepEqual(after.versions, before.versions.filter(({ value: v }) => !gone.has(v.memoryId)));
+    const heldBefore = new Set(after.versions.map(({ value: v }) => v.content));
+    assert.deepEqual(after.contents, before.contents.filter((c) => heldBefore.has(c.key)));
+    assert.equal(before.versions.length - after.versions.length, 3 + 3 + 2, "f0's and f1's three versions, x's and y's one");
+    // Reads work and see the store as it is.
+    const listing = await exec(page, { command: "view", path: "/memories" });
+    assert.equal(listing.isError, false);
+    assert.doesNotMatch(String(listing.content), /\/f0\.md|\/f1\.md|\/memories\/dir/);
+    assert.equal((await host(page, "memories.list")).value.length, counted.files - 4);
+
+    // Does a write fit right after the deletes? Chromium measures usage on its own schedule.
+    const small = await exec(page, { command: "create", path: "/memories/small.md", file_text: "s" });
+    const usedAfter = await usage(session.cdp);
+
+    // Room again: every write works, and the next write counts the metadata again.
+    await setQuota(session.cdp, undefined);
+    for (const input of [
+      { command: "create", path: "/memories/big/f0.md", file_text: "back" },
+      { command: "str_replace", path: "/memories/keep.md", old_str: "keep", new_str: "kept" },
+    ]) {
+      assert.equal((await exec(page, input)).isError, false, JSON.stringify(input));
+    }
+    const restored = await dump(page, STORE);
+    const final = assertConsistent(restored, "after the quota was raised");
+    assert.ok(restored.meta, "the metadata record is back");
+    console.log(
+      `# delete at full quota (1 B, usage ${usedAtFull} B): tool delete of a file, memories.delete and a directory delete all succeeded, ` +
+        `${before.versions.length - after.versions.length} versions and ${before.contents.length - after.contents.length} contents went with their 4 memories, ` +
+        `the other ${left.files} files unchanged; a create right after: ${small.isError ? small.code : "ok"} (usage ${usedAfter} B); ` +
+        `after the quota was raised: consistent, ${final.files} files, ${final.versions} versions, metadata counted again`,
+    );
+    await session.ctx.close();
+  });
+
+  it("the history budget: 300 edits of a 100 KB file keep 40 versions and at most 4 MiB, not 300", { timeout: 120_000 }, async () => {
+    const profile = await freshProfile("quota-budget");
+    const { ctx, page, cdp } = await startWithQuota(profile, 1_000_000_000);
+    /** @type {Record<string, { versions: number, bytes: number, usage: number }>} */
+    const kept = {};
+    for (const [key, store, limits] of /** @type {const} */ ([["whole", "rel-budget-whole", WHOLE_HISTORY], ["default", "rel-budget-default", undefined]])) {
+      await openTool(page, key, { store, createOverwrites: true, ...(limits ? { limits } : {}) });
+      const failures = await page.evaluate(async (k) => {
+        const out = [];
+        for (let i = 0; i < 300; i++) {
+          // Letters from a seeded generator: text that does not compress, so the usage is real.
+          let seed = 2_654_435_761 ^ (i + 1);
+          const letters = new Array(102_396);
+          for (let j = 0; j < letters.length; j++) {
+            seed ^= seed << 13;
+            seed ^= seed >>> 17;
+            seed ^= seed << 5;
+            letters[j] = String.fromCharCode(33 + ((seed >>> 0) % 94));
+          }
+          const text = letters.join("");
+          // @ts-ignore: window.rel is the fixture's
+          const r = await rel.tool(k).execute({ command: "create", path: "/memories/big.md", file_text: text });
+          if (r.isError) out.push(r.content);
+        }
+        return out;
+      }, key);
+      assert.deepEqual(failures, []);
+      const raw = await dump(page, store, { inline: 0 });
+      assertConsistent(raw, `after 300 edits (${key})`);
+      kept[key] = { versions: raw.versions.length, bytes: raw.contents.reduce((sum, c) => sum + (c.size ?? 0), 0), usage: await usage(cdp) };
+    }
+    assert.equal(kept.whole.versions, 300);
+    assert.equal(kept.whole.bytes, 300 * 102_396);
+    assert.equal(kept.default.versions, 40);
+    assert.ok(kept.default.bytes <= 4 * 1024 * 1024, String(kept.default.bytes));
+    console.log(
+      `# history budget, 300 edits of a 102,396 B file: budget lifted ${kept.whole.versions} versions, ${kept.whole.bytes} B of content ` +
+        `(origin usage ${kept.whole.usage} B); default budget ${kept.default.versions} versions, ${kept.default.bytes} B ` +
+        `(origin usage grew by ${kept.default.usage - kept.whole.usage} B)`,
+    );
+    await ctx.close();
   });
 
   it("raised no uncaught errors or console errors in any page", () => {

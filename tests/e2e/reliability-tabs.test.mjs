@@ -26,6 +26,7 @@ import {
   sha256,
   startFixtureServer,
   versionsByToolUse,
+  WHOLE_HISTORY,
 } from "./reliability-lib.mjs";
 import {
   TAB_CONTENDED,
@@ -65,7 +66,8 @@ describe("many tabs on one store", () => {
     const ctx = /** @type {import("playwright-core").BrowserContext} */ (context);
     const pages = [];
     for (const _ of TAB_SIDES) pages.push(await openFixture(ctx, fixture.origin, problems));
-    for (const page of pages) await openTool(page, "m", { store: STORE });
+    // The version log is the witness of every commit: no budget prunes it.
+    for (const page of pages) await openTool(page, "m", { store: STORE, limits: WHOLE_HISTORY });
     const [first] = pages;
 
     // The starting store: the shared file, the contended directories, the counter.
