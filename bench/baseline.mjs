@@ -20,8 +20,8 @@
 //   view directory    listing.getAllKeys([d/, d0))           (view /memories: ["/", "0"))
 //   create            files.get(p), files.get(a) for each directory a on the way,
 //                     files.getKey([p/, p0)), meta.get       | writes
-//   str_replace,      files.get(p), meta.get                 | contents.get(record.content)
-//   insert                                                   | writes
+//   str_replace,      files.get(p), meta.get                 | contents.get(record.content),
+//   insert                                                   | versions.memory.getAll(id) | writes
 //   rename directory  files.get(d), files.get(e), files.getAll([d/, d0)), meta.get,
 //                     files.getKey([e/, e0))                 | writes
 //   delete directory  files.get(d), files.getAll([d/, d0)), meta.get | writes
@@ -186,10 +186,11 @@ export function edit(env, { record, version, bytes }) {
   let storeMeta;
   return transaction(env, "readwrite", [
     ({ files, meta }) => [files.get(record.path), meta.get(META_KEY)],
-    ({ contents }, [stored, metaRecord]) => {
+    ({ contents, versions }, [stored, metaRecord]) => {
       old = stored;
       storeMeta = metaRecord;
-      return [contents.get(stored.content)];
+      // The history budget's read of the memory's versions, in the same round as the bytes.
+      return [contents.get(stored.content), versions.index("memory").getAll(IDBKeyRange.bound([stored.id], [stored.id, []]))];
     },
     ({ files, contents, versions, listing, meta }) => {
       contents.put(bytes, record.content);

@@ -23,7 +23,13 @@ fn load_text<'s>(
     let Some(record) = snap.file(path.key()) else {
         return Err(fail(ErrorCode::NotFound, missing));
     };
-    snap.need(vec![Read::Content(record.content.clone())])?;
+    // The memory's version records come in the same round: the history budget reads them when
+    // the edit is written (docs/TOOL.md#history-budget), and a round of its own would make
+    // every edit wait for one more.
+    snap.need(vec![
+        Read::Content(record.content.clone()),
+        Read::History(record.id.clone()),
+    ])?;
     let bytes = snap.content(&record.content).unwrap_or_default();
     let text = std::str::from_utf8(bytes)
         .map_err(|_| fail(ErrorCode::NotText, fill(texts::NOT_TEXT, &[path.raw()])))?;
