@@ -138,6 +138,39 @@ export async function runBrowserScale({ runs = 100, warm = 0, log = () => {} } =
   });
 }
 
+/**
+ * The streaming rows in headless Chromium over IndexedDB (bench/page.mjs's `streamCases`):
+ * `exportBlob()` of 10,000 files of 1 KB, with its longest main-thread stall and the wasm
+ * memory after it, beside `export()`; with `big`, also of `big` files of 100 KB (one run, not
+ * compared with `export()`, which would hold the whole store). In a browser of its own.
+ * @param {{ runs?: number, warm?: number, big?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } = {}) {
+  return withBenchPage({ warm, log }, async ({ page, call, info }) => {
+    const progress = (/** @type {import("playwright-core").ConsoleMessage} */ message) => {
+      const text = message.text();
+      if (text.startsWith("bench-stream: ")) log(`stream: ${text.slice("bench-stream: ".length)}`);
+    };
+    page.on("console", progress);
+    /** @type {Array<Record<string, unknown>>} */
+    const rows = [];
+    try {
+      const cases = [{ files: 10_000, fileBytes: KB, runs, compare: true }];
+      if (big > 0) cases.push({ files: big, fileBytes: 100 * KB, runs: 1, compare: false });
+      for (const c of cases) {
+        const name = await call("streamPrepare", { files: c.files, fileBytes: c.fileBytes });
+        const label = `${c.files.toLocaleString("en-US")} × ${c.fileBytes / KB} KB`;
+        rows.push(...(await call("streamCases", { name, label, runs: c.runs, compare: c.compare })));
+        await call("drop", { name });
+      }
+    } finally {
+      page.off("console", progress);
+    }
+    return { rows, info };
+  });
+}
+
 /** The store sizes of the alternatives' scaling rows (create, view, open). */
 export const ALT_SCALE_SIZES = [100, 1_000, 10_000, 50_000];
 
