@@ -24,6 +24,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
+import { summarize } from "./stats.mjs";
 export { CHROMIUM };
 
 const KB = 1024;
@@ -169,6 +170,77 @@ export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } 
     }
     return { rows, info };
   });
+}
+
+/** The cold-start rows' implementations (bench/cold.mjs). */
+export const COLD_IMPLS = /** @type {const} */ (["dist", "src", "dexie"]);
+
+/**
+ * Cold starts in headless Chromium over IndexedDB (bench/cold.html): each run a new tab that
+ * imports the implementation, opens a store of 10 files of 1 KB and views /memories, timed
+ * in the page from the import to the view's text; the package's one-file build (`dist`), its
+ * source modules (`src`) and the Dexie version (`dexie`), rotating run by run. The first load
+ * of each (nothing in the HTTP cache, an empty store) is reported apart. No request
+ * interception here (it would slow every module request), so no cross-origin isolation.
+ * @param {{ runs?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runCold({ runs = 20, log = () => {} } = {}) {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
+  const server = await startServer({ port: 0 });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const profile = await mkdtemp(path.join(tmpdir(), "memory-tool-cold-"));
+  /** @type {import("playwright-core").BrowserContext | undefined} */
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    const load = async (/** @type {string} */ query) => {
+      const tab = await /** @type {import("playwright-core").BrowserContext} */ (context).newPage();
+      try {
+        await tab.goto(`${origin}/bench/cold.html?${query}`);
+        await tab.waitForFunction(() => document.documentElement.dataset.state === "done", undefined, { timeout: 60_000 });
+        const result = await tab.evaluate(() => /** @type {any} */ (window).result);
+        if (result.error) throw new Error(`cold start ${query}: ${result.error}`);
+        return /** @type {{ ms: number, lines: number }} */ (result);
+      } finally {
+        await tab.close();
+      }
+    };
+    /** @type {Record<string, number>} */
+    const first = {};
+    for (const impl of COLD_IMPLS) {
+      first[impl] = (await load(`impl=${impl}&store=first`)).ms;
+      await load(`impl=${impl}&store=ten&fill=10`);
+    }
+    log(`cold: first loads ${COLD_IMPLS.map((impl) => `${impl} ${Math.round(first[impl])} ms`).join(", ")}; ${runs} runs each`);
+    /** @type {Record<string, number[]>} */
+    const samples = Object.fromEntries(COLD_IMPLS.map((impl) => [impl, []]));
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < COLD_IMPLS.length; k++) {
+        const impl = COLD_IMPLS[(i + k) % COLD_IMPLS.length];
+        const seen = await load(`impl=${impl}&store=ten`);
+        // The store's 10 files, under the listing's first line.
+        if (seen.lines < 11) throw new Error(`cold start ${impl}: the view listed ${seen.lines} lines`);
+        samples[impl].push(seen.ms);
+      }
+    }
+    const dexie = summarize(samples.dexie);
+    const rows = COLD_IMPLS.map((impl) => {
+      const summary = summarize(samples[impl]);
+      return {
+        suite: "chromium-cold",
+        case: `import → first view, ${impl}`,
+        ...summary,
+        first_load_ms: Math.round(first[impl] * 10) / 10,
+        ratio_dexie: Math.round((summary.median_ms / dexie.median_ms) * 100) / 100,
+      };
+    });
+    return { rows, info: {} };
+  } finally {
+    await context?.close();
+    await server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
 }
 
 /** The store sizes of the alternatives' scaling rows (create, view, open). */
