@@ -143,12 +143,13 @@ export async function runBrowserScale({ runs = 100, warm = 0, log = () => {} } =
  * The streaming rows in headless Chromium over IndexedDB (bench/page.mjs's `streamCases`):
  * `exportBlob()` of 10,000 files of 1 KB, with its longest main-thread stall and the wasm
  * memory after it, beside `export()`; with `big`, also of `big` files of 100 KB (one run, not
- * compared with `export()`, which would hold the whole store). In a browser of its own.
+ * compared with `export()`, which would hold the whole store). Each store is built in the
+ * main tab and exported in a fresh one. In a browser of its own.
  * @param {{ runs?: number, warm?: number, big?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
  */
 export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } = {}) {
-  return withBenchPage({ warm, log }, async ({ page, call, info }) => {
+  return withBenchPage({ warm, log }, async ({ context, origin, page, call, info }) => {
     const progress = (/** @type {import("playwright-core").ConsoleMessage} */ message) => {
       const text = message.text();
       if (text.startsWith("bench-stream: ")) log(`stream: ${text.slice("bench-stream: ".length)}`);
@@ -162,7 +163,20 @@ export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } 
       for (const c of cases) {
         const name = await call("streamPrepare", { files: c.files, fileBytes: c.fileBytes });
         const label = `${c.files.toLocaleString("en-US")} × ${c.fileBytes / KB} KB`;
-        rows.push(...(await call("streamCases", { name, label, runs: c.runs, compare: c.compare })));
+        // In a tab of its own: the wasm memory is then exportBlob's alone, not the high-water
+        // mark of building the store.
+        const tab = await benchPage(context, origin);
+        tab.on("console", progress);
+        try {
+          rows.push(
+            ...(await tab.evaluate(
+              (arg) => /** @type {any} */ (globalThis).bench.streamCases(arg),
+              { name, label, runs: c.runs, compare: c.compare },
+            )),
+          );
+        } finally {
+          await tab.close();
+        }
         await call("drop", { name });
       }
     } finally {
