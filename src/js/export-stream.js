@@ -100,35 +100,52 @@ export async function exportBlob(handle, options) {
  * @returns {Promise<Blob | null>}
  */
 async function attemptExport(handle, { includeVersions, onProgress }) {
+  // The list: the records, or (a storage that reads them a page at a time: IndexedDB) only
+  // their count, the records then coming with each chunk, so no one task takes in 10,000
+  // records at once; and the versions.
   const listed = await read(handle, (tx, done) => {
-    /** @type {any[]} */
-    let records = [];
-    /** @type {any[]} */
-    let versions = [];
+    const paged = typeof tx.getFilesAfter === "function";
     tx.getNewestVersionId((stamp) => {
-      tx.getSubtree("", (found) => {
-        records = found;
-        if (!includeVersions) done({ stamp, records, versions });
-      });
+      /** @type {{ stamp: string | null, paged: boolean, records: any[], count: number, versions: any[] }} */
+      const list = { stamp, paged, records: [], count: 0, versions: [] };
+      let left = includeVersions ? 2 : 1;
+      const arrived = () => {
+        if (--left === 0) done(list);
+      };
+      if (paged) {
+        tx.countFiles((n) => {
+          list.count = n;
+          arrived();
+        });
+      } else {
+        tx.getSubtree("", (found) => {
+          list.records = found;
+          list.count = found.length;
+          arrived();
+        });
+      }
       if (includeVersions) {
         tx.getVersionsBelow(ALL_VERSIONS, (found) => {
-          versions = found;
-          done({ stamp, records, versions });
+          list.versions = found;
+          arrived();
         });
       }
     });
   });
-  const { stamp, records, versions } = /** @type {{ stamp: string | null, records: any[], versions: any[] }} */ (listed);
+  const { stamp, paged, records, count, versions } =
+    /** @type {{ stamp: string | null, paged: boolean, records: any[], count: number, versions: any[] }} */ (listed);
   /** @type {Array<{ kind: "memory" | "version", item: any, key: string | null }>} */
-  const entries = [
-    ...records.map((item) => ({ kind: /** @type {const} */ ("memory"), item, key: String(item.content ?? item.id) })),
-    ...versions.map((item) => ({
-      kind: /** @type {const} */ ("version"),
-      item,
-      key: typeof item.content === "string" && item.redactedAt == null ? item.content : null,
-    })),
-  ];
-  const total = entries.length;
+  const entries = records.map(memoryEntry);
+  const versionEntries = versions.map((item) => ({
+    kind: /** @type {const} */ ("version"),
+    item,
+    key: typeof item.content === "string" && item.redactedAt == null ? /** @type {string} */ (item.content) : null,
+  }));
+  // The records a paged list has read so far end at `after`; `exhausted` once none are left.
+  /** @type {string | null} */
+  let after = null;
+  let exhausted = !paged;
+  let total = count + versions.length;
   const step = Math.max(1, Math.floor(total / 100));
   /** @param {number} done */
   const progress = (done) => {
@@ -190,43 +207,76 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
   };
 
   /**
-   * The contents of `entries[from, to)` (undefined where an entry has none or it is missing),
-   * in one read-only transaction; null when the store changed since the list was read.
-   * @param {[number, number]} run
-   * @returns {Promise<Array<Uint8Array | undefined> | null>}
+   * The next chunk from `entries[from]` on, in one read-only transaction: with `page`, the
+   * next page of records first when none are left over from the last (up to CHUNK_ITEMS, after
+   * `after`), then the contents of the chunk (undefined where an entry has none or it is
+   * missing), where the chunk ends before `end` (else before the records read). Null when the
+   * store changed since the list was read; `to === from` when nothing is left.
+   * @param {number} from
+   * @param {number} end
+   * @param {boolean} page
+   * @returns {Promise<{ to: number, contents: Array<Uint8Array | undefined> } | null>}
    */
-  const readChunk = ([from, to]) =>
+  const readChunk = (from, end, page) =>
     read(handle, (tx, done) => {
       tx.getNewestVersionId((now) => {
         if (now !== stamp) {
           done(null);
           return;
         }
-        /** @type {Array<Uint8Array | undefined>} */
-        const contents = new Array(to - from);
-        // Entries without content (a deletion, a redacted version) need no read.
-        /** @type {number[]} */
-        const wanted = [];
-        for (let i = from; i < to; i++) if (entries[i].key !== null) wanted.push(i - from);
-        const keys = wanted.map((i) => /** @type {string} */ (entries[from + i].key));
-        if (wanted.length === 0) done(contents);
-        else if (typeof tx.getContents === "function") {
-          // All of the chunk's contents in one go (IndexedDB: a range read when they lie together).
-          tx.getContents(keys, (values) => {
-            wanted.forEach((i, n) => (contents[i] = bytesOf(values[n])));
-            done(contents);
-          });
-        } else {
-          let left = wanted.length;
-          wanted.forEach((i, n) => {
-            tx.getContent(keys[n], (value) => {
-              contents[i] = bytesOf(value);
-              if (--left === 0) done(contents);
-            });
-          });
+        const contentsThen = () => {
+          const run = cut(from, page ? entries.length : end, CHUNK_ITEMS, CHUNK_BYTES)[0];
+          if (run === undefined) {
+            done({ to: from, contents: [] });
+            return;
+          }
+          readContents(tx, run, (contents) => done({ to: run[1], contents }));
+        };
+        if (!page || exhausted || entries.length > from) {
+          contentsThen();
+          return;
         }
+        /** @type {NonNullable<StorageTx["getFilesAfter"]>} */ (tx.getFilesAfter)(after, CHUNK_ITEMS, (found) => {
+          for (const record of found) entries.push(memoryEntry(record));
+          if (found.length > 0) after = String(found[found.length - 1].path);
+          if (found.length < CHUNK_ITEMS) exhausted = true;
+          contentsThen();
+        });
       });
     });
+
+  /**
+   * The contents of `entries[from, to)` (undefined where an entry has none or it is missing),
+   * read in transaction `tx`.
+   * @param {StorageTx} tx
+   * @param {[number, number]} run
+   * @param {(contents: Array<Uint8Array | undefined>) => void} done
+   */
+  const readContents = (tx, [from, to], done) => {
+    /** @type {Array<Uint8Array | undefined>} */
+    const contents = new Array(to - from);
+    // Entries without content (a deletion, a redacted version) need no read.
+    /** @type {number[]} */
+    const wanted = [];
+    for (let i = from; i < to; i++) if (entries[i].key !== null) wanted.push(i - from);
+    const keys = wanted.map((i) => /** @type {string} */ (entries[from + i].key));
+    if (wanted.length === 0) done(contents);
+    else if (typeof tx.getContents === "function") {
+      // All of the chunk's contents in one go (IndexedDB: a range read when they lie together).
+      tx.getContents(keys, (values) => {
+        wanted.forEach((i, n) => (contents[i] = bytesOf(values[n])));
+        done(contents);
+      });
+    } else {
+      let left = wanted.length;
+      wanted.forEach((i, n) => {
+        tx.getContent(keys[n], (value) => {
+          contents[i] = bytesOf(value);
+          if (--left === 0) done(contents);
+        });
+      });
+    }
+  };
 
   /**
    * Formats `entries[from, to)` (one kind) in one call of the core, `contents` holding the
@@ -305,26 +355,49 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
     }
   };
 
-  const chunks = cut(0, entries.length, CHUNK_ITEMS, CHUNK_BYTES);
-  /** @type {Promise<Array<Uint8Array | undefined> | null> | null} */
-  let reading = chunks.length > 0 ? readChunk(chunks[0]) : null;
-  try {
-    for (let k = 0; k < chunks.length; k++) {
-      const contents = await /** @type {Promise<Array<Uint8Array | undefined> | null>} */ (reading);
-      reading = null;
-      if (contents === null) return null;
-      // The next chunk is read while this one is formatted.
-      if (k + 1 < chunks.length) reading = readChunk(chunks[k + 1]);
-      const [from, to] = chunks[k];
-      for (const batch of cut(from, to, BATCH_ITEMS, BATCH_BYTES)) {
-        format(batch, contents, from);
-        progress(batch[1]);
-        await yieldToPage();
+  /**
+   * Writes the entries from `entries[from]` on, chunk by chunk (with `page`, as the pages of
+   * records come; else up to the end of `entries`), the next chunk read while one is
+   * formatted. False when the store changed under it.
+   * @param {number} from
+   * @param {boolean} page
+   * @returns {Promise<boolean>}
+   */
+  const writeFrom = async (from, page) => {
+    const end = entries.length;
+    /** @type {ReturnType<typeof readChunk> | null} */
+    let reading = readChunk(from, end, page);
+    try {
+      for (;;) {
+        const chunk = await /** @type {ReturnType<typeof readChunk>} */ (reading);
+        reading = null;
+        if (chunk === null) return false;
+        const { to, contents } = chunk;
+        if (to === from) return true;
+        const more = page ? !exhausted || entries.length > to : to < end;
+        if (more) reading = readChunk(to, end, page);
+        for (const batch of cut(from, to, BATCH_ITEMS, BATCH_BYTES)) {
+          format(batch, contents, from);
+          progress(batch[1]);
+          await yieldToPage();
+        }
+        if (!more) return true;
+        from = to;
       }
+    } finally {
+      // A read still under way when this ends (a change seen, a failure): its outcome is moot.
+      /** @type {Promise<unknown> | null} */ (reading)?.catch(() => {});
     }
-  } finally {
-    // A read still under way when this try ends (a change seen, a failure): its outcome is moot.
-    /** @type {Promise<unknown> | null} */ (reading)?.catch(() => {});
+  };
+
+  if (paged && !(await writeFrom(0, true))) return null;
+  const rest = paged ? entries.length : 0;
+  entries.push(...versionEntries);
+  if (entries.length > rest && !(await writeFrom(rest, false))) return null;
+  if (entries.length !== total) {
+    // The store's count of its files was off (a damaged store): the end is where it ended.
+    total = entries.length;
+    progress(total);
   }
   if (!inVersions) write(includeVersions ? '],"versions":[' : "]");
   if (includeVersions) write("]");
@@ -332,6 +405,15 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
   write("}");
   parts.push(new Blob(pending));
   return new Blob(parts, { type: "application/json" });
+}
+
+/**
+ * A memory's entry: its record and its content key.
+ * @param {any} item
+ * @returns {{ kind: "memory", item: any, key: string }}
+ */
+function memoryEntry(item) {
+  return { kind: "memory", item, key: String(item.content ?? item.id) };
 }
 
 /**

@@ -85,6 +85,18 @@ export class IndexedDbTx {
     );
   }
 
+  /**
+   * Up to `limit` file records in key order, after path `after` (null: from the first), for
+   * reading a whole store a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: FileRecord[]) => void} cb
+   */
+  getFilesAfter(after, limit, cb) {
+    const range = after === null ? this.#subtree("") : this.#keyRange.bound(after, "0", true, true);
+    this.#request(() => this.#files.getAll(range, limit), cb);
+  }
+
   /** @param {string} path @param {(entries: string[]) => void} cb */
   getListing(path, cb) {
     this.#request(
