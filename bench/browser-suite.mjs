@@ -24,6 +24,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
+import { summarize } from "./stats.mjs";
 export { CHROMIUM };
 
 const KB = 1024;
@@ -136,6 +137,124 @@ export async function runBrowserScale({ runs = 100, warm = 0, log = () => {} } =
       page.off("console", progress);
     }
   });
+}
+
+/**
+ * The streaming rows in headless Chromium over IndexedDB (bench/page.mjs's `streamCases`):
+ * `exportBlob()` of 10,000 files of 1 KB, with its longest main-thread stall and the wasm
+ * memory after it, beside `export()`; with `big`, also of `big` files of 100 KB (one run, not
+ * compared with `export()`, which would hold the whole store). Each store is built in the
+ * main tab and exported in a fresh one. In a browser of its own.
+ * @param {{ runs?: number, warm?: number, big?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } = {}) {
+  return withBenchPage({ warm, log }, async ({ context, origin, page, call, info }) => {
+    const progress = (/** @type {import("playwright-core").ConsoleMessage} */ message) => {
+      const text = message.text();
+      if (text.startsWith("bench-stream: ")) log(`stream: ${text.slice("bench-stream: ".length)}`);
+    };
+    page.on("console", progress);
+    /** @type {Array<Record<string, unknown>>} */
+    const rows = [];
+    try {
+      const cases = [{ files: 10_000, fileBytes: KB, runs, compare: true }];
+      if (big > 0) cases.push({ files: big, fileBytes: 100 * KB, runs: 1, compare: false });
+      for (const c of cases) {
+        const name = await call("streamPrepare", { files: c.files, fileBytes: c.fileBytes });
+        const label = `${c.files.toLocaleString("en-US")} × ${c.fileBytes / KB} KB`;
+        // In a tab of its own: the wasm memory is then exportBlob's alone, not the high-water
+        // mark of building the store.
+        const tab = await benchPage(context, origin);
+        tab.on("console", progress);
+        try {
+          rows.push(
+            ...(await tab.evaluate(
+              (arg) => /** @type {any} */ (globalThis).bench.streamCases(arg),
+              { name, label, runs: c.runs, compare: c.compare },
+            )),
+          );
+        } finally {
+          await tab.close();
+        }
+        await call("drop", { name });
+      }
+    } finally {
+      page.off("console", progress);
+    }
+    return { rows, info };
+  });
+}
+
+/** The cold-start rows' implementations (bench/cold.mjs). */
+export const COLD_IMPLS = /** @type {const} */ (["dist", "src", "dexie"]);
+
+/**
+ * Cold starts in headless Chromium over IndexedDB (bench/cold.html): each run a new tab that
+ * imports the implementation, opens a store of 10 files of 1 KB and views /memories, timed
+ * in the page from the import to the view's text; the package's one-file build (`dist`), its
+ * source modules (`src`) and the Dexie version (`dexie`), rotating run by run. The first load
+ * of each (nothing in the HTTP cache, an empty store) is reported apart. No request
+ * interception here (it would slow every module request), so no cross-origin isolation.
+ * @param {{ runs?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runCold({ runs = 20, log = () => {} } = {}) {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
+  const server = await startServer({ port: 0 });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const profile = await mkdtemp(path.join(tmpdir(), "memory-tool-cold-"));
+  /** @type {import("playwright-core").BrowserContext | undefined} */
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    const load = async (/** @type {string} */ query) => {
+      const tab = await /** @type {import("playwright-core").BrowserContext} */ (context).newPage();
+      try {
+        await tab.goto(`${origin}/bench/cold.html?${query}`);
+        await tab.waitForFunction(() => document.documentElement.dataset.state === "done", undefined, { timeout: 60_000 });
+        const result = await tab.evaluate(() => /** @type {any} */ (window).result);
+        if (result.error) throw new Error(`cold start ${query}: ${result.error}`);
+        return /** @type {{ ms: number, lines: number }} */ (result);
+      } finally {
+        await tab.close();
+      }
+    };
+    /** @type {Record<string, number>} */
+    const first = {};
+    for (const impl of COLD_IMPLS) {
+      first[impl] = (await load(`impl=${impl}&store=first`)).ms;
+      await load(`impl=${impl}&store=ten&fill=10`);
+    }
+    log(`cold: first loads ${COLD_IMPLS.map((impl) => `${impl} ${Math.round(first[impl])} ms`).join(", ")}; ${runs} runs each`);
+    /** @type {Record<string, number[]>} */
+    const samples = Object.fromEntries(COLD_IMPLS.map((impl) => [impl, []]));
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < COLD_IMPLS.length; k++) {
+        const impl = COLD_IMPLS[(i + k) % COLD_IMPLS.length];
+        const seen = await load(`impl=${impl}&store=ten`);
+        // The store's 10 files, under the listing's first line.
+        if (seen.lines < 11) throw new Error(`cold start ${impl}: the view listed ${seen.lines} lines`);
+        samples[impl].push(seen.ms);
+      }
+    }
+    const dexie = summarize(samples.dexie);
+    const rows = COLD_IMPLS.map((impl) => {
+      const summary = summarize(samples[impl]);
+      return {
+        suite: "chromium-cold",
+        case: `import → first view, ${impl}`,
+        ...summary,
+        first_load_ms: Math.round(first[impl] * 10) / 10,
+        ratio_dexie: Math.round((summary.median_ms / dexie.median_ms) * 100) / 100,
+      };
+    });
+    return { rows, info: {} };
+  } finally {
+    await context?.close();
+    await server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
 }
 
 /** The store sizes of the alternatives' scaling rows (create, view, open). */

@@ -411,6 +411,87 @@ const bench = {
   },
 
   /**
+   * Builds the store the streaming rows read: `files` files of `fileBytes` (made once by the
+   * core, put by hand into `memory-tool-wasm:stream-<files>`). Returns its name.
+   * @param {{ files: number, fileBytes: number }} options
+   */
+  async streamPrepare({ files, fileBytes }) {
+    const name = `stream-${files}-${fileBytes}`;
+    const t0 = performance.now();
+    await writeSnapshot(OURS_PREFIX, name, await buildSnapshot(files, fileBytes, []));
+    console.log(`bench-stream: ${files} files of ${fileBytes} B written in ${Math.round(performance.now() - t0)} ms`);
+    return name;
+  },
+
+  /**
+   * `exportBlob()` of store `name` (from `streamPrepare`), `runs` times after one untimed run,
+   * beside `export()` of the same store: the time, the longest main-thread stall while it ran
+   * (the biggest gap of a 4 ms `setInterval` probe, and the longest long task the observer
+   * saw), the wasm memory before and after (it only grows: after is the high-water mark), and
+   * whether the Blob's JSON equals `export()` (checked after the runs, so the wasm memory read
+   * is exportBlob's alone). Progress goes to the console (`bench-stream: `).
+   * @param {{ name: string, label: string, runs: number, compare?: boolean }} options
+   */
+  async streamCases({ name, label, runs, compare = true }) {
+    const tool = await MemoryTool.open({ store: name, storage: "indexeddb", limits: LIMITS });
+    wasmLoaded = true;
+    try {
+      await tool.versions.list({ limit: 1 });
+      /** @type {number[]} */
+      const samples = [];
+      let stall = 0;
+      let longTask = 0;
+      const wasmBefore = await this.wasmMemory();
+      let size = 0;
+      /** @type {Blob | undefined} */
+      let last;
+      for (let i = 0; i <= runs; i++) {
+        const probe = stallProbe();
+        const started = performance.now();
+        const blob = await tool.exportBlob();
+        const took = performance.now() - started;
+        const seen = await probe.stop();
+        size = blob.size;
+        last = blob;
+        if (i === 0) continue;
+        samples.push(took);
+        stall = Math.max(stall, seen.gap);
+        longTask = Math.max(longTask, seen.longTask);
+        console.log(`bench-stream: exportBlob ${label} run ${i}: ${Math.round(took)} ms, longest stall ${Math.round(seen.gap)} ms`);
+      }
+      // Read before export() runs, which grows the wasm memory by the whole store.
+      const wasmAfter = await this.wasmMemory();
+      if (compare && last) {
+        const whole = await tool.export();
+        if (JSON.stringify(JSON.parse(await last.text())) !== JSON.stringify(whole)) {
+          throw new Error(`exportBlob of ${label}: not the bundle export() gives`);
+        }
+      }
+      const exportSamples = [];
+      for (let i = 0; i < (compare ? Math.min(runs, 3) : 0); i++) {
+        const started = performance.now();
+        await tool.export();
+        exportSamples.push(performance.now() - started);
+      }
+      return [
+        {
+          suite: "chromium-stream",
+          case: `exportBlob, ${label}`,
+          ...summarize(samples),
+          max_stall_ms: Math.round(stall * 10) / 10,
+          longest_long_task_ms: Math.round(longTask * 10) / 10,
+          wasm_memory_before: wasmBefore,
+          wasm_memory_after: wasmAfter,
+          bundle_bytes: size,
+          export_median_ms: exportSamples.length > 0 ? summarize(exportSamples).median_ms : undefined,
+        },
+      ];
+    } finally {
+      tool.close();
+    }
+  },
+
+  /**
    * Opens store `name` `runs` + 1 times (the first, which also instantiates the wasm in a fresh
    * page, is reported apart) and closes it again.
    * @param {{ name: string, runs: number }} options
@@ -565,6 +646,41 @@ async function pair({ runs, warmup, ours, floor: floorRun, prepareFloor, afterOu
  * @param {number} fileBytes
  * @param {number[]} docs
  */
+/**
+ * Watches the main thread until `stop()`: the biggest gap between ticks of a 4 ms interval
+ * (what a page's input or animation would have waited) and the longest long task reported.
+ */
+function stallProbe() {
+  let last = performance.now();
+  let gap = 0;
+  let longTask = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last);
+    last = now;
+  }, 4);
+  /** @type {PerformanceObserver | undefined} */
+  let observer;
+  try {
+    observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longTask = Math.max(longTask, entry.duration);
+    });
+    observer.observe({ type: "longtask", buffered: false });
+  } catch {
+    observer = undefined;
+  }
+  return {
+    async stop() {
+      // The gap up to the end, and long tasks reported after it.
+      gap = Math.max(gap, performance.now() - last);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      clearInterval(timer);
+      observer?.disconnect();
+      return { gap, longTask };
+    },
+  };
+}
+
 export async function buildSnapshot(files, fileBytes, docs) {
   const storage = new InMemoryStorage();
   const maker = await MemoryTool.open({ store: "snapshot", storage, limits: LIMITS });

@@ -13,6 +13,7 @@
 //   scale   export() and import(bundle) of N files of 1 KB (default 10,000) beside their floors
 //           (bench/baseline.mjs exportAll / importAll), the same over in-memory storage, the
 //           import floor's puts kind by kind, and a CPU profile of each call (as `cpu` does)
+//   stream  exportBlob() of N files of 1 KB (default 10,000) under the CPU profiler (as `cpu`)
 //   cpu     CDP Profiler (50 µs sampling) over the package's str_replace 1 KB, create 100 KB and
 //           view /memories (N files): self time by category (wasm, adapter JS, builtins, GC,
 //           idle = waiting on IndexedDB) and the top functions. Function names of the wasm
@@ -90,6 +91,20 @@ try {
       out("scale-cpu", { workload: `${what}, ${files} files`, timing, ...summarizeProfile(cpu) });
     }
     await cdp.detach();
+  }
+  if (want.has("stream")) {
+    const bench = (/** @type {string} */ fn, /** @type {unknown} */ arg) =>
+      page.evaluate(([n, a]) => /** @type {any} */ (globalThis).bench[/** @type {string} */ (n)](a), [fn, arg]);
+    const name = await bench("streamPrepare", { files, fileBytes: 1024 });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+    const timing = await bench("streamCases", { name, label: `${files} × 1 KB`, runs: Math.min(runs, 3), compare: false });
+    const { profile: cpu } = await cdp.send("Profiler.stop");
+    out("stream-cpu", { workload: `exportBlob, ${files} files`, timing, ...summarizeProfile(cpu) });
+    await cdp.detach();
+    await bench("drop", { name });
   }
   if (want.has("cpu")) {
     const cdp = await context.newCDPSession(page);

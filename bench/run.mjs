@@ -3,7 +3,7 @@
 // suite, case, median_ms, p95_ms, baseline_median_ms, ratio, …; the sizes' rows have raw_bytes
 // and gzip_bytes).
 //
-//   node bench/run.mjs [--json FILE] [--only native,node,chromium,alternatives,scale,sync,size] [--runs N] [--files N] [--warm N]
+//   node bench/run.mjs [--json FILE] [--only native,node,chromium,alternatives,scale,sync,size] [--runs N] [--files N] [--warm N] [--big N]
 //
 // Parts:  native    examples/bench_core.rs, the Rust core alone (cargo run --release)
 //         node      Node 20, in-memory storage (bench/node-suite.mjs)
@@ -28,6 +28,15 @@
 //                   1,000-file directory, create / view / open at 100 to 50,000 files; the
 //                   ratios package ÷ idb and ÷ Dexie beside the targets (docs/BENCHMARKS.md).
 //                   --runs sets its per-file runs too (default 50 here).
+//         stream    headless Chromium, IndexedDB: exportBlob() of 10,000 files of 1 KB (--runs runs,
+//                   default 5 here) beside export(), with the longest main-thread stall (a 4 ms
+//                   setInterval probe and the long-task observer) and the wasm memory after it;
+//                   --big N adds one exportBlob() of N files of 100 KB (10,000 is 1 GB of
+//                   IndexedDB: minutes). Not in the default run: --only stream.
+//         cold      headless Chromium, IndexedDB: import → first view /memories of a 10-file store,
+//                   each run a new tab, the package's one-file build (dist/), its source modules
+//                   and the Dexie version, rotating (--runs runs, default 20 here); the first load
+//                   of each (empty HTTP cache) apart. Not in the default run: --only cold.
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
 // --runs N: measured runs of each per-file command in Chromium (default 100; the directory
 // commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
@@ -46,12 +55,12 @@ import { CHROMIUM } from "../scripts/chromium.mjs";
 import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PARTS = ["native", "node", "chromium", "alternatives", "scale", "sync", "size"];
+const PARTS = ["native", "node", "chromium", "alternatives", "scale", "stream", "cold", "sync", "size"];
 /**
  * What runs without --only: `scale` takes as long again (~2 min on 2 cores) and `alternatives`
  * 3.5–5.5 min, so they run when asked for.
  */
-const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale" && part !== "alternatives");
+const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale" && part !== "alternatives" && part !== "stream" && part !== "cold");
 
 /** @param {string} line */
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
@@ -64,6 +73,7 @@ async function main() {
       runs: { type: "string" },
       files: { type: "string" },
       warm: { type: "string" },
+      big: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -152,6 +162,23 @@ async function main() {
       ...ratios(nodeRows, "node-scale-ratio"),
       ...ratios(browserRows, "chromium-scale-ratio"),
     ];
+  });
+  await runPart("stream", async () => {
+    const { runStream } = await import("./browser-suite.mjs");
+    const big = positive(values.big, "--big") ?? 0;
+    log(`stream: Chromium, IndexedDB: exportBlob of 10,000 files of 1 KB${big ? ` and of ${group(big)} files of 100 KB` : ""}`);
+    const { rows: streamRows, info } = await runStream({ runs: positive(values.runs, "--runs") ?? 5, warm, big, log });
+    machine.chromium ??= info.chromiumVersion;
+    machine.chromium_timer_resolution_ms ??= info.timerResolutionMs;
+    machine.chromium_cross_origin_isolated ??= info.crossOriginIsolated;
+    return streamRows;
+  });
+  await runPart("cold", async () => {
+    const { runCold } = await import("./browser-suite.mjs");
+    const coldRuns = positive(values.runs, "--runs") ?? 20;
+    log(`cold: Chromium, IndexedDB: import → first view /memories (10 files), dist / src / Dexie, ${coldRuns} runs each`);
+    const { rows: coldRows } = await runCold({ runs: coldRuns, log });
+    return coldRows;
   });
   await runPart("sync", async () => {
     const { runSyncSuite, runSyncBrowser } = await import("./sync-suite.mjs");
@@ -380,6 +407,52 @@ function render(machine, rows) {
         [["Node, in-memory storage (package over wasm)", "median", "p95", "runs"]],
         node.map((r) => [r.case, formatMs(r.median_ms), formatMs(r.p95_ms), group(r.runs)]),
       ),
+    );
+  }
+
+  const stream = rows.filter((r) => r.suite === "chromium-stream");
+  if (stream.length > 0) {
+    const mb = (/** @type {number | undefined} */ n) => (n === undefined ? "-" : `${(n / 2 ** 20).toFixed(2)} MB`);
+    lines.push(
+      "",
+      ...table(
+        [["streamed (Chromium, IndexedDB)", "median", "p95", "longest stall", "long task", "wasm before", "wasm after", "bundle", "export()", "runs"]],
+        stream.map((r) => [
+          r.case,
+          formatMs(r.median_ms),
+          formatMs(r.p95_ms),
+          formatMs(r.max_stall_ms),
+          formatMs(r.longest_long_task_ms),
+          mb(r.wasm_memory_before),
+          mb(r.wasm_memory_after),
+          mb(r.bundle_bytes),
+          formatMs(r.export_median_ms),
+          group(r.runs),
+        ]),
+      ),
+      "  longest stall: the biggest gap between ticks of a 4 ms setInterval while it ran (what input or an",
+      "  animation would have waited); wasm: memory.buffer.byteLength before the first run and after the last.",
+    );
+  }
+
+  const cold = rows.filter((r) => r.suite === "chromium-cold");
+  if (cold.length > 0) {
+    lines.push(
+      "",
+      ...table(
+        [["cold start (Chromium, IndexedDB)", "median", "p95", "first load", "÷ Dexie", "target", "runs"]],
+        cold.map((r) => [
+          r.case,
+          formatMs(r.median_ms),
+          formatMs(r.p95_ms),
+          formatMs(r.first_load_ms),
+          `${r.ratio_dexie.toFixed(2)}×`,
+          r.case.endsWith("dist") ? "≤ 1.30×" : "",
+          group(r.runs),
+        ]),
+      ),
+      "  Each run a new tab: from import() of the implementation to the text of view /memories (10 files of",
+      "  1 KB) over IndexedDB, timed in the page; first load: the first tab of each, nothing in the HTTP cache.",
     );
   }
 

@@ -4,6 +4,7 @@
 //   node bench/sizes.mjs     prints the rows as JSON
 
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,6 +60,11 @@ export async function measureSizes() {
     await row(`JS: adapter (src/js/*.js, ${adapter.length} files)`, adapter),
     await row("JS: bindings (pkg/memory_tool_wasm.js)", bindings),
     await row("JS: total", [...adapter, ...bindings]),
+    // What the "browser" and "import" conditions give: the adapter's browser entry and the
+    // bindings in one minified file (scripts/bundle.mjs).
+    ...(existsSync(path.join(REPO, "dist/memory-tool-wasm.js"))
+      ? [await row("JS: one-file browser entry (dist/memory-tool-wasm.js)", ["dist/memory-tool-wasm.js"])]
+      : []),
   ];
 }
 

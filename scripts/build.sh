@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the wasm core into pkg/ (wasm-bindgen --target web output, optimised by npm's wasm-opt).
+# Builds the wasm core into pkg/ (wasm-bindgen --target web output, optimised by npm's wasm-opt),
+# then the browser entry as one ESM file, dist/memory-tool-wasm.js (scripts/bundle.mjs).
 # Runs setup first unless SKIP_SETUP=1. The package itself is the repository root (package.json);
 # pkg/ holds only build output.
 set -euo pipefail
@@ -21,3 +22,6 @@ wasm=pkg/memory_tool_wasm_bg.wasm
 raw=$(wc -c <"$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
 printf 'build: %s  %d bytes raw, %d bytes gzip -9\n' "$wasm" "$raw" "$gz"
+
+# The one-file browser entry (package.json's "browser" and "import" conditions of ".").
+node scripts/bundle.mjs

@@ -62,17 +62,27 @@ pub fn bundle_head() -> String {
     crate::commands::bundle::streamed::head()
 }
 
-/// One memory of a streamed export, from its stored record (JSON) and bytes; `undefined` when
-/// the record cannot be read or does not match its bytes.
-#[wasm_bindgen(js_name = bundleMemory)]
-pub fn bundle_memory(record_json: &str, bytes: &[u8], include_versions: bool) -> Option<String> {
-    crate::commands::bundle::streamed::memory(record_json, bytes, include_versions)
-}
-
-/// One version of a streamed export, from its stored record (JSON) and content, if any.
-#[wasm_bindgen(js_name = bundleVersion)]
-pub fn bundle_version(version_json: &str, content: Option<Vec<u8>>) -> Option<String> {
-    crate::commands::bundle::streamed::version(version_json, content.as_deref())
+/// One chunk of a streamed export's memories (`versions` false) or versions, in one call:
+/// `records_json` the stored records as JSON, one a line, `contents` their bytes one after
+/// another, `lengths[i]` how many are record `i`'s (0xFFFFFFFF: a version with none). The
+/// answer: one byte per length, 1 where that record gives no entry (it cannot be read or does
+/// not match its bytes), else 0; then the entries joined by commas, as UTF-8 (a Blob part as
+/// it is).
+#[wasm_bindgen(js_name = bundleEntries)]
+pub fn bundle_entries(
+    versions: bool,
+    records_json: &str,
+    contents: &[u8],
+    lengths: &[u32],
+    include_versions: bool,
+) -> Vec<u8> {
+    crate::commands::bundle::streamed::entries(
+        versions,
+        records_json,
+        contents,
+        lengths,
+        include_versions,
+    )
 }
 
 /// A session's mounted stores (limits and access of each) for the commands it starts.

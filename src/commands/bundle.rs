@@ -767,32 +767,102 @@ fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
 }
 
 /// The streamed export's pieces (docs/TOOL.md#bundles), for a host that walks a store itself
-/// in one read-only transaction and writes the bundle as it goes: the text before the first
-/// memory, each memory from its stored record (JSON as the adapter stores it) and bytes, each
-/// version likewise. `None` when the record cannot be read (the export then skips it).
+/// in chunks and writes the bundle as it goes: the text before the first memory, then the
+/// memories and the versions a chunk at a time (one call per chunk: `memories`, `versions`),
+/// each entry from its stored record (JSON as the adapter stores it) and bytes, exactly as
+/// `export` writes it. A record that cannot be read gives no entry (the export then skips it).
 pub mod streamed {
     use super::{bundle_head, write_memory_entry, write_version_entry};
     use crate::format::json::Json;
     use crate::model::record::{FileRecord, VersionRecord};
+
+    /// A `lengths` value saying "no content" (a deletion, a redacted version).
+    pub const NO_CONTENT: u32 = u32::MAX;
 
     pub fn head() -> String {
         bundle_head()
     }
 
     pub fn memory(record_json: &str, bytes: &[u8], include_versions: bool) -> Option<String> {
-        let record = FileRecord::from_json(&Json::parse(record_json)?)?;
-        if record.size != bytes.len() as u64 {
-            return None;
-        }
         let mut out = String::new();
-        write_memory_entry(&mut out, &record, bytes, include_versions);
-        Some(out)
+        write_memory(&mut out, record_json, bytes, include_versions).then_some(out)
     }
 
     pub fn version(version_json: &str, content: Option<&[u8]>) -> Option<String> {
-        let version = VersionRecord::from_json(&Json::parse(version_json)?)?;
         let mut out = String::new();
-        write_version_entry(&mut out, &version, content);
-        Some(out)
+        write_version(&mut out, version_json, content).then_some(out)
+    }
+
+    fn write_memory(
+        out: &mut String,
+        record_json: &str,
+        bytes: &[u8],
+        include_versions: bool,
+    ) -> bool {
+        let Some(record) = Json::parse(record_json).and_then(|json| FileRecord::from_json(&json))
+        else {
+            return false;
+        };
+        if record.size != bytes.len() as u64 {
+            return false;
+        }
+        write_memory_entry(out, &record, bytes, include_versions);
+        true
+    }
+
+    fn write_version(out: &mut String, version_json: &str, content: Option<&[u8]>) -> bool {
+        let Some(version) =
+            Json::parse(version_json).and_then(|json| VersionRecord::from_json(&json))
+        else {
+            return false;
+        };
+        write_version_entry(out, &version, content);
+        true
+    }
+
+    /// One chunk of memories (`versions` false) or of versions, in one call: `records_json`
+    /// the stored records as JSON, one a line (JSON text has no raw line break), `contents`
+    /// their bytes one after another, `lengths[i]` how many are record `i`'s (`NO_CONTENT`: a
+    /// version with none). The answer, as UTF-8: first one byte per length, 1 where that record
+    /// gives no entry (it cannot be read, does not match its bytes, or has no line or bytes
+    /// here), else 0; then the entries, joined by commas, exactly as `export` writes them.
+    pub fn entries(
+        versions: bool,
+        records_json: &str,
+        contents: &[u8],
+        lengths: &[u32],
+        include_versions: bool,
+    ) -> Vec<u8> {
+        let mut lines = records_json.split('\n');
+        let mut flags = Vec::with_capacity(lengths.len());
+        let mut out = String::new();
+        let mut offset = 0usize;
+        for &length in lengths {
+            let bytes = if length == NO_CONTENT {
+                Some(None)
+            } else {
+                let end = offset.checked_add(length as usize);
+                let bytes = end.and_then(|end| contents.get(offset..end));
+                offset = end.unwrap_or(usize::MAX);
+                bytes.map(Some)
+            };
+            let mark = out.len();
+            if mark > 0 {
+                out.push(',');
+            }
+            let written = match (lines.next(), bytes) {
+                (Some(json), Some(bytes)) if versions => write_version(&mut out, json, bytes),
+                (Some(json), Some(Some(bytes))) => {
+                    write_memory(&mut out, json, bytes, include_versions)
+                }
+                _ => false,
+            };
+            if !written {
+                out.truncate(mark);
+            }
+            flags.push(u8::from(!written));
+        }
+        flags.extend_from_slice(out.as_bytes());
+        flags
     }
 }

@@ -2,6 +2,13 @@
 // DOMExceptions above all) become our stable codes, and the error a host call throws for the
 // core's error outcome. Imports nothing, so every entry (anthropic.js too) may use it.
 
+/**
+ * The mark of this package's errors, on MemoryToolError.prototype: a registered symbol, so
+ * every copy of the package in a page (its one-file build, dist/, beside the source modules a
+ * subpath entry imports: docs/ARCHITECTURE.md#cold-start) knows the others' errors.
+ */
+const BRAND = Symbol.for("memory-tool-wasm.MemoryToolError");
+
 /** Properties of an error that details never overwrite. */
 const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
 
@@ -38,7 +45,19 @@ export class MemoryToolError extends Error {
       }
     }
   }
+
+  /**
+   * `error instanceof MemoryToolError` holds for an error of any copy of the package (see
+   * BRAND); for a subclass, `instanceof` is the usual prototype check.
+   * @param {unknown} value
+   * @returns {boolean}
+   */
+  static [Symbol.hasInstance](value) {
+    if (this !== MemoryToolError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && /** @type {Record<symbol, unknown>} */ (value)[BRAND] === true;
+  }
 }
+Object.defineProperty(MemoryToolError.prototype, BRAND, { value: true });
 
 /** The codes the adapter gives to failures of storage itself. */
 const STORAGE_CODES = new Set(["QUOTA_EXCEEDED", "STORAGE_FAILED", "STORE_VANISHED"]);

@@ -1,24 +1,36 @@
 // The streamed export (docs/TOOL.md#bundles): a store's bundle written as it is read, into a
 // Blob. A first read-only transaction takes the list of records (and versions); the contents
-// then come in chunks of about CHUNK_BYTES, each chunk its own read-only transaction, and the
-// core formats each memory and version between them (its `bundleMemory`/`bundleVersion`), with
-// a yield to the page after each chunk: the wasm memory holds one entry at a time, time stays
-// linear, and the main thread is never held for the whole store. The snapshot is consistent:
-// every chunk checks the store's newest version id (every change of a memory writes a version)
-// and the export starts again, up to RETRIES times, if the store changed under it.
+// then come in chunks of about CHUNK_BYTES, each chunk its own read-only transaction (the next
+// one asked for while the last is formatted), and the core formats each chunk in batches of
+// about BATCH_BYTES, one call per batch (its `bundleEntries`: the batch's records as JSON
+// lines, its contents as one byte array, the entries back as UTF-8 bytes that go into the Blob
+// as they are), with a yield to the page after each batch: the wasm memory
+// holds one batch (or one entry bigger than a batch) at a time, time stays linear, and the main
+// thread is never held for long. The snapshot is consistent: every chunk checks the store's
+// newest version id (every change of a memory writes a version) and the export starts again,
+// up to RETRIES times, if the store changed under it.
 
 import { MemoryToolError, toStorageError } from "./errors.js";
-import { bundleHead, bundleMemory, bundleVersion } from "../../pkg/memory_tool_wasm.js";
+import { bundleEntries, bundleHead } from "../../pkg/memory_tool_wasm.js";
 
 /** @typedef {import("./index.js").StoreHandle} StoreHandle */
 /** @typedef {import("./index.js").StorageTx} StorageTx */
 
-/** Bytes of content read (and then formatted) per chunk: ~20 ms of work in Chromium. */
-const CHUNK_BYTES = 384 * 1024;
+/**
+ * Bytes of content read per chunk (one read-only transaction): a transaction costs a round
+ * trip to the storage, so fewer and bigger chunks are faster.
+ */
+const CHUNK_BYTES = 1024 * 1024;
 /** Entries per chunk at most, whatever their size. */
-const CHUNK_ITEMS = 400;
-/** Text gathered before it is handed to a Blob part (and leaves the JS heap's strings). */
-const CHUNK_CHARS = 1 << 20;
+const CHUNK_ITEMS = 1000;
+/** Bytes of content per call of the core (~5 ms of work in Chromium), a yield after each. */
+const BATCH_BYTES = 192 * 1024;
+/** Entries per call of the core at most. */
+const BATCH_ITEMS = 200;
+/** Bytes gathered before they are handed to a Blob part (and leave the JS heap). */
+const PART_BYTES = 1 << 20;
+/** `bundleEntries`'s length of a version with no content. */
+const NO_CONTENT = 0xffffffff;
 /** How many times the export starts again when the store changes under it. */
 const RETRIES = 3;
 /** An id above every version id: the whole history. */
@@ -39,8 +51,23 @@ async function read(handle, body) {
   return /** @type {{ value: T }} */ (result).value;
 }
 
-/** Lets the page run (input, rendering) between chunks. */
-const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets the page run (input, rendering, timers) between batches: a message to itself, which,
+ * unlike `setTimeout(0)` (4 ms at least once nested), costs no wait; `setTimeout` where there
+ * is no MessageChannel.
+ * @returns {Promise<void>}
+ */
+function yieldToPage() {
+  if (typeof MessageChannel !== "function") return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve(undefined);
+    };
+    channel.port2.postMessage(null);
+  });
+}
 
 /**
  * The bundle of the store behind `handle`, as a Blob of JSON (the same text `export` gives,
@@ -73,35 +100,52 @@ export async function exportBlob(handle, options) {
  * @returns {Promise<Blob | null>}
  */
 async function attemptExport(handle, { includeVersions, onProgress }) {
+  // The list: the records, or (a storage that reads them a page at a time: IndexedDB) only
+  // their count, the records then coming with each chunk, so no one task takes in 10,000
+  // records at once; and the versions.
   const listed = await read(handle, (tx, done) => {
-    /** @type {any[]} */
-    let records = [];
-    /** @type {any[]} */
-    let versions = [];
+    const paged = typeof tx.getFilesAfter === "function";
     tx.getNewestVersionId((stamp) => {
-      tx.getSubtree("", (found) => {
-        records = found;
-        if (!includeVersions) done({ stamp, records, versions });
-      });
+      /** @type {{ stamp: string | null, paged: boolean, records: any[], count: number, versions: any[] }} */
+      const list = { stamp, paged, records: [], count: 0, versions: [] };
+      let left = includeVersions ? 2 : 1;
+      const arrived = () => {
+        if (--left === 0) done(list);
+      };
+      if (paged) {
+        tx.countFiles((n) => {
+          list.count = n;
+          arrived();
+        });
+      } else {
+        tx.getSubtree("", (found) => {
+          list.records = found;
+          list.count = found.length;
+          arrived();
+        });
+      }
       if (includeVersions) {
         tx.getVersionsBelow(ALL_VERSIONS, (found) => {
-          versions = found;
-          done({ stamp, records, versions });
+          list.versions = found;
+          arrived();
         });
       }
     });
   });
-  const { stamp, records, versions } = /** @type {{ stamp: string | null, records: any[], versions: any[] }} */ (listed);
+  const { stamp, paged, records, count, versions } =
+    /** @type {{ stamp: string | null, paged: boolean, records: any[], count: number, versions: any[] }} */ (listed);
   /** @type {Array<{ kind: "memory" | "version", item: any, key: string | null }>} */
-  const entries = [
-    ...records.map((item) => ({ kind: /** @type {const} */ ("memory"), item, key: String(item.content ?? item.id) })),
-    ...versions.map((item) => ({
-      kind: /** @type {const} */ ("version"),
-      item,
-      key: typeof item.content === "string" && item.redactedAt == null ? item.content : null,
-    })),
-  ];
-  const total = entries.length;
+  const entries = records.map(memoryEntry);
+  const versionEntries = versions.map((item) => ({
+    kind: /** @type {const} */ ("version"),
+    item,
+    key: typeof item.content === "string" && item.redactedAt == null ? /** @type {string} */ (item.content) : null,
+  }));
+  // The records a paged list has read so far end at `after`; `exhausted` once none are left.
+  /** @type {string | null} */
+  let after = null;
+  let exhausted = !paged;
+  let total = count + versions.length;
   const step = Math.max(1, Math.floor(total / 100));
   /** @param {number} done */
   const progress = (done) => {
@@ -116,13 +160,17 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
 
   /** @type {Blob[]} */
   const parts = [];
-  let text = bundleHead();
-  /** @param {string} piece */
+  /** @type {BlobPart[]} */
+  let pending = [bundleHead()];
+  let pendingBytes = 0;
+  /** @param {string | Uint8Array<ArrayBuffer>} piece */
   const write = (piece) => {
-    text += piece;
-    if (text.length >= CHUNK_CHARS) {
-      parts.push(new Blob([text]));
-      text = "";
+    pending.push(piece);
+    pendingBytes += piece.length;
+    if (pendingBytes >= PART_BYTES) {
+      parts.push(new Blob(pending));
+      pending = [];
+      pendingBytes = 0;
     }
   };
   /** @type {Array<Record<string, string>>} */
@@ -131,81 +179,269 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
   let firstVersion = true;
   let inVersions = false;
 
-  let next = 0;
-  while (next < entries.length) {
-    // The next chunk: by the sizes the records and versions state, at least one entry.
-    /** @type {typeof entries} */
-    const chunk = [];
-    let bytes = 0;
-    while (next < entries.length && chunk.length < CHUNK_ITEMS && (chunk.length === 0 || bytes < CHUNK_BYTES)) {
-      const entry = entries[next++];
-      chunk.push(entry);
-      const size = Number(entry.item.size);
-      bytes += Number.isFinite(size) && size > 0 ? size : 0;
+  /**
+   * Cuts `entries[from, to)` into runs of one kind, each at least one entry and at most
+   * `items` entries and about `bytes` bytes (by the sizes the records state).
+   * @param {number} from
+   * @param {number} to
+   * @param {number} items
+   * @param {number} bytes
+   * @returns {Array<[number, number]>}
+   */
+  const cut = (from, to, items, bytes) => {
+    /** @type {Array<[number, number]>} */
+    const runs = [];
+    let start = from;
+    while (start < to) {
+      let end = start;
+      let size = 0;
+      while (end < to && entries[end].kind === entries[start].kind && end - start < items && (end === start || size < bytes)) {
+        const stated = Number(entries[end].item.size);
+        size += Number.isFinite(stated) && stated > 0 ? stated : 0;
+        end++;
+      }
+      runs.push([start, end]);
+      start = end;
     }
-    const read_ = await read(handle, (tx, done) => {
+    return runs;
+  };
+
+  /**
+   * The next chunk from `entries[from]` on, in one read-only transaction: with `page`, the
+   * next page of records first when none are left over from the last (up to CHUNK_ITEMS, after
+   * `after`), then the contents of the chunk (undefined where an entry has none or it is
+   * missing), where the chunk ends before `end` (else before the records read). Null when the
+   * store changed since the list was read; `to === from` when nothing is left.
+   * @param {number} from
+   * @param {number} end
+   * @param {boolean} page
+   * @returns {Promise<{ to: number, contents: Array<Uint8Array | undefined> } | null>}
+   */
+  const readChunk = (from, end, page) =>
+    read(handle, (tx, done) => {
       tx.getNewestVersionId((now) => {
         if (now !== stamp) {
           done(null);
           return;
         }
-        /** @type {Array<Uint8Array | undefined>} */
-        const contents = new Array(chunk.length);
-        // Entries without content (a deletion, a redacted version) need no read.
-        let left = chunk.filter((entry) => entry.key !== null).length;
-        if (left === 0) done(contents);
-        chunk.forEach((entry, i) => {
-          if (entry.key === null) return;
-          tx.getContent(entry.key, (value) => {
-            contents[i] = value;
-            if (--left === 0) done(contents);
-          });
+        const contentsThen = () => {
+          const run = cut(from, page ? entries.length : end, CHUNK_ITEMS, CHUNK_BYTES)[0];
+          if (run === undefined) {
+            done({ to: from, contents: [] });
+            return;
+          }
+          readContents(tx, run, (contents) => done({ to: run[1], contents }));
+        };
+        if (!page || exhausted || entries.length > from) {
+          contentsThen();
+          return;
+        }
+        /** @type {NonNullable<StorageTx["getFilesAfter"]>} */ (tx.getFilesAfter)(after, CHUNK_ITEMS, (found) => {
+          for (const record of found) entries.push(memoryEntry(record));
+          if (found.length > 0) after = String(found[found.length - 1].path);
+          if (found.length < CHUNK_ITEMS) exhausted = true;
+          contentsThen();
         });
       });
     });
-    if (read_ === null) return null;
-    const contents = /** @type {Array<Uint8Array | undefined>} */ (read_);
-    chunk.forEach((entry, i) => {
-      const value = contents[i];
-      if (entry.kind === "memory") {
-        const path = String(entry.item.path);
-        if (value === undefined) {
-          skipped.push({ path, reason: "its content is missing" });
-          return;
-        }
-        const json = bundleMemory(JSON.stringify(entry.item), value, includeVersions);
-        if (json === undefined) {
-          skipped.push({ path, reason: "its record cannot be read" });
-          return;
-        }
-        write(firstMemory ? json : `,${json}`);
-        firstMemory = false;
-        return;
+
+  /**
+   * The contents of `entries[from, to)` (undefined where an entry has none or it is missing),
+   * read in transaction `tx`.
+   * @param {StorageTx} tx
+   * @param {[number, number]} run
+   * @param {(contents: Array<Uint8Array | undefined>) => void} done
+   */
+  const readContents = (tx, [from, to], done) => {
+    /** @type {Array<Uint8Array | undefined>} */
+    const contents = new Array(to - from);
+    // Entries without content (a deletion, a redacted version) need no read.
+    /** @type {number[]} */
+    const wanted = [];
+    for (let i = from; i < to; i++) if (entries[i].key !== null) wanted.push(i - from);
+    const keys = wanted.map((i) => /** @type {string} */ (entries[from + i].key));
+    if (wanted.length === 0) done(contents);
+    else if (typeof tx.getContents === "function") {
+      // All of the chunk's contents in one go (IndexedDB: a range read when they lie together).
+      tx.getContents(keys, (values) => {
+        wanted.forEach((i, n) => (contents[i] = bytesOf(values[n])));
+        done(contents);
+      });
+    } else {
+      let left = wanted.length;
+      wanted.forEach((i, n) => {
+        tx.getContent(keys[n], (value) => {
+          contents[i] = bytesOf(value);
+          if (--left === 0) done(contents);
+        });
+      });
+    }
+  };
+
+  /**
+   * Formats `entries[from, to)` (one kind) in one call of the core, `contents` holding the
+   * chunk's contents from `base` on, and writes the entries; what is left out goes to
+   * `skipped`, in order.
+   * @param {[number, number]} batch
+   * @param {Array<Uint8Array | undefined>} contents
+   * @param {number} base
+   */
+  const format = ([from, to], contents, base) => {
+    const kind = entries[from].kind;
+    if (kind === "version" && !inVersions) {
+      write('],"versions":[');
+      inVersions = true;
+    }
+    // What goes to the core: the entries whose content is there (or that need none).
+    /** @type {number[]} */
+    const sent = [];
+    /** @type {Array<Record<string, string> | null>} */
+    const missing = [];
+    for (let i = from; i < to; i++) {
+      const entry = entries[i];
+      if (entry.key !== null && contents[i - base] === undefined) {
+        missing.push(
+          kind === "memory"
+            ? { path: String(entry.item.path), reason: "its content is missing" }
+            : { version_id: String(entry.item.id), reason: "its content is missing" },
+        );
+      } else {
+        missing.push(null);
+        sent.push(i);
       }
-      if (!inVersions) {
-        write('],"versions":[');
-        inVersions = true;
-      }
-      const id = String(entry.item.id);
-      if (entry.key !== null && value === undefined) {
-        skipped.push({ version_id: id, reason: "its content is missing" });
-        return;
-      }
-      const json = bundleVersion(JSON.stringify(entry.item), entry.key === null ? undefined : value);
-      if (json === undefined) {
-        skipped.push({ version_id: id, reason: "its record cannot be read" });
-        return;
-      }
-      write(firstVersion ? json : `,${json}`);
-      firstVersion = false;
+    }
+    const lengths = new Uint32Array(sent.length);
+    let total = 0;
+    sent.forEach((i, n) => {
+      const value = contents[i - base];
+      lengths[n] = value === undefined ? NO_CONTENT : value.length;
+      total += value === undefined ? 0 : value.length;
     });
-    progress(next);
-    await yieldToPage();
+    const joined = new Uint8Array(total);
+    let offset = 0;
+    for (const i of sent) {
+      const value = contents[i - base];
+      if (value === undefined) continue;
+      joined.set(value, offset);
+      offset += value.length;
+    }
+    const answer = bundleEntries(kind === "version", recordsJson(sent.map((i) => entries[i].item)), joined, lengths, includeVersions);
+    // One flag byte per entry sent (1: it gave no entry), then the entries.
+    const unread = answer.subarray(0, sent.length);
+    const text = answer.subarray(sent.length);
+    if (text.length > 0) {
+      const first = kind === "memory" ? firstMemory : firstVersion;
+      if (!first) write(",");
+      // The core's bytes are a copy of its own (a plain ArrayBuffer of their own).
+      write(/** @type {Uint8Array<ArrayBuffer>} */ (text));
+      if (kind === "memory") firstMemory = false;
+      else firstVersion = false;
+    }
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const gone = missing[i - from];
+      if (gone) {
+        skipped.push(gone);
+        continue;
+      }
+      if (unread[n++] === 1) {
+        const item = entries[i].item;
+        skipped.push(
+          kind === "memory"
+            ? { path: String(item.path), reason: "its record cannot be read" }
+            : { version_id: String(item.id), reason: "its record cannot be read" },
+        );
+      }
+    }
+  };
+
+  /**
+   * Writes the entries from `entries[from]` on, chunk by chunk (with `page`, as the pages of
+   * records come; else up to the end of `entries`), the next chunk read while one is
+   * formatted. False when the store changed under it.
+   * @param {number} from
+   * @param {boolean} page
+   * @returns {Promise<boolean>}
+   */
+  const writeFrom = async (from, page) => {
+    const end = entries.length;
+    /** @type {ReturnType<typeof readChunk> | null} */
+    let reading = readChunk(from, end, page);
+    try {
+      for (;;) {
+        const chunk = await /** @type {ReturnType<typeof readChunk>} */ (reading);
+        reading = null;
+        if (chunk === null) return false;
+        const { to, contents } = chunk;
+        if (to === from) return true;
+        const more = page ? !exhausted || entries.length > to : to < end;
+        if (more) reading = readChunk(to, end, page);
+        for (const batch of cut(from, to, BATCH_ITEMS, BATCH_BYTES)) {
+          format(batch, contents, from);
+          progress(batch[1]);
+          await yieldToPage();
+        }
+        if (!more) return true;
+        from = to;
+      }
+    } finally {
+      // A read still under way when this ends (a change seen, a failure): its outcome is moot.
+      /** @type {Promise<unknown> | null} */ (reading)?.catch(() => {});
+    }
+  };
+
+  if (paged && !(await writeFrom(0, true))) return null;
+  const rest = paged ? entries.length : 0;
+  entries.push(...versionEntries);
+  if (entries.length > rest && !(await writeFrom(rest, false))) return null;
+  if (entries.length !== total) {
+    // The store's count of its files was off (a damaged store): the end is where it ended.
+    total = entries.length;
+    progress(total);
   }
   if (!inVersions) write(includeVersions ? '],"versions":[' : "]");
   if (includeVersions) write("]");
   if (skipped.length > 0) write(`,"skipped":${JSON.stringify(skipped)}`);
   write("}");
-  parts.push(new Blob([text]));
+  parts.push(new Blob(pending));
   return new Blob(parts, { type: "application/json" });
+}
+
+/**
+ * A memory's entry: its record and its content key.
+ * @param {any} item
+ * @returns {{ kind: "memory", item: any, key: string }}
+ */
+function memoryEntry(item) {
+  return { kind: "memory", item, key: String(item.content ?? item.id) };
+}
+
+/**
+ * Stored content as bytes: a Uint8Array as it is, another view's bytes, anything else none.
+ * @param {unknown} value
+ * @returns {Uint8Array | undefined}
+ */
+function bytesOf(value) {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return undefined;
+}
+
+/**
+ * The records as JSON, one a line (JSON text has no raw line break), for one call of the core.
+ * A record JSON cannot write (a damaged one: a BigInt, a cycle) becomes `null`, which the core
+ * reports as unreadable.
+ * @param {unknown[]} records
+ * @returns {string}
+ */
+function recordsJson(records) {
+  return records
+    .map((record) => {
+      try {
+        return JSON.stringify(record) ?? "null";
+      } catch {
+        return "null";
+      }
+    })
+    .join("\n");
 }

@@ -898,6 +898,17 @@ export interface StorageTx {
   countFiles(cb: (n: number) => void): void;
   /** The content stored under `id`, or undefined. */
   getContent(id: string, cb: (bytes: Uint8Array | undefined) => void): void;
+  /**
+   * Optional: up to `limit` file records in key order after path `after` (null: from the
+   * first), for a storage that reads a store a page at a time (the streamed export; without
+   * it, one `getSubtree("")`).
+   */
+  getFilesAfter?(after: string | null, limit: number, cb: (records: FileRecord[]) => void): void;
+  /**
+   * Optional: the contents stored under `ids`, in their order (undefined where none), for a
+   * storage that reads many at once faster than one by one (the streamed export's chunks).
+   */
+  getContents?(ids: string[], cb: (values: Array<Uint8Array | undefined>) => void): void;
   /** The record whose memory id is `id` (the `id` index), or null. */
   getFileById(id: string, cb: (record: FileRecord | null) => void): void;
   /** The version record `id`, or null. */

@@ -91,6 +91,18 @@ export class IndexedDbTx {
     );
   }
 
+  /**
+   * Up to `limit` file records in key order, after path `after` (null: from the first), for
+   * reading a whole store a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: FileRecord[]) => void} cb
+   */
+  getFilesAfter(after, limit, cb) {
+    const range = after === null ? this.#subtree("") : this.#keyRange.bound(after, "0", true, true);
+    this.#request(() => this.#files.getAll(range, limit), cb);
+  }
+
   /** @param {string} path @param {(entries: string[]) => void} cb */
   getListing(path, cb) {
     this.#request(
@@ -120,6 +132,62 @@ export class IndexedDbTx {
     this.#request(
       () => this.#contents.get(id),
       (value) => cb(value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined),
+    );
+  }
+
+  /**
+   * The contents stored under `ids`, in their order (undefined where none). When the ids lie
+   * close together in key order (a store's contents are keyed by the version that wrote them,
+   * so the files of one directory written together, or versions oldest first, do), two
+   * requests: the range's keys (at most twice as many as asked, no values), then its values in
+   * one `getAll`; else one `get` per id. The cost in Chromium is per request (~40 µs a `get`
+   * at 10,000 reads), so a chunk of 400 contents costs 2 requests where it cost 400.
+   * @param {string[]} ids
+   * @param {(values: Array<Uint8Array | undefined>) => void} cb
+   */
+  getContents(ids, cb) {
+    /** @type {Array<Uint8Array | undefined>} */
+    const values = new Array(ids.length);
+    if (ids.length === 0) {
+      cb(values);
+      return;
+    }
+    const sorted = [...ids].sort();
+    const range = this.#keyRange.bound(sorted[0], /** @type {string} */ (sorted.at(-1)));
+    const limit = 2 * ids.length;
+    const one = (/** @type {unknown} */ value) => (value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined);
+    this.#request(
+      () => this.#contents.getAllKeys(range, limit),
+      (keys) => {
+        // Dense: the range holds at most `limit` keys (fewer came back than asked for, or
+        // exactly `limit` and the last is the highest id asked).
+        const dense = keys.length < limit || keys.at(-1) === sorted.at(-1);
+        if (!dense) {
+          let left = ids.length;
+          ids.forEach((id, i) => {
+            this.#request(
+              () => this.#contents.get(id),
+              (value) => {
+                values[i] = /** @type {Uint8Array | undefined} */ (one(value));
+                if (--left === 0) cb(values);
+              },
+            );
+          });
+          return;
+        }
+        this.#request(
+          () => this.#contents.getAll(range, keys.length),
+          (found) => {
+            /** @type {Map<unknown, unknown>} */
+            const byKey = new Map();
+            keys.forEach((key, i) => byKey.set(key, found[i]));
+            ids.forEach((id, i) => {
+              values[i] = /** @type {Uint8Array | undefined} */ (one(byKey.get(id)));
+            });
+            cb(values);
+          },
+        );
+      },
     );
   }
 

@@ -6,4 +6,8 @@
  * "memories.update", "memories.delete") with `options` (its `store` option included), and the
  * versions it writes record `created_by` as the host actor (`type: "api"`) with `extra`'s fields.
  */
-export const HOST_CALL_AS = Symbol("memory-tool-wasm.hostCallAs");
+// A registered symbol: the one-file build (dist/) a page's main import gives and the source
+// modules the sync entry imports are two copies of this module, which must agree on the key
+// (docs/ARCHITECTURE.md#cold-start). Not a secret: a symbol key is listed by
+// Object.getOwnPropertySymbols either way.
+export const HOST_CALL_AS = Symbol.for("memory-tool-wasm.hostCallAs");

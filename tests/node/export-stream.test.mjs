@@ -5,7 +5,7 @@
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
 import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "memory-tool-wasm";
 
 for (const [name, makeStorage] of [
@@ -61,3 +61,108 @@ for (const [name, makeStorage] of [
     });
   });
 }
+
+// What a streamed export costs the storage, counted (never timed): one read-only transaction
+// to list, then one per chunk of about 1 MB or 1,000 entries, which over IndexedDB also reads
+// that chunk's page of records (so no one task takes in the whole store's); a chunk whose
+// contents lie together in key order is two requests (its keys, then its values in one
+// getAll), not one get per content; scattered contents fall back to one get each, with the
+// same bundle.
+describe("exportBlob's cost in transactions and requests", () => {
+  test("2,500 memories of 1,000 bytes: 4 transactions, 3 getAll of records and 3 of contents, no get", async () => {
+    const requests = {};
+    const originals = {};
+    for (const method of ["get", "getAll", "getAllKeys"]) {
+      originals[method] = IDBObjectStore.prototype[method];
+      IDBObjectStore.prototype[method] = function (...args) {
+        const key = `${this.name}.${method}`;
+        requests[key] = (requests[key] ?? 0) + 1;
+        return originals[method].apply(this, args);
+      };
+    }
+    try {
+      const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source" });
+      for (let i = 0; i < 2500; i++) {
+        await source.memories.create({ path: `/d/n${String(i).padStart(4, "0")}.md`, content: String(i % 10).repeat(1000) });
+      }
+      const bundle = await source.export();
+      source.close();
+      const storage = new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
+      const open = storage.open.bind(storage);
+      let transactions = 0;
+      storage.open = async (name) => {
+        const handle = await open(name);
+        const transaction = handle.transaction.bind(handle);
+        handle.transaction = (mode, body) => {
+          if (mode === "readonly") transactions++;
+          return transaction(mode, body);
+        };
+        return handle;
+      };
+      const tool = await MemoryTool.open({ storage, store: "counted" });
+      await tool.import(bundle);
+      transactions = 0;
+      for (const key of Object.keys(requests)) delete requests[key];
+      const blob = await tool.exportBlob();
+      assert.equal(transactions, 4, "one to list, one per chunk of 1,000");
+      assert.equal(requests["contents.getAll"], 3, JSON.stringify(requests));
+      assert.equal(requests["contents.getAllKeys"], 3, JSON.stringify(requests));
+      assert.equal(requests["contents.get"], undefined, JSON.stringify(requests));
+      // The records come a page of 1,000 with each chunk, not all 2,500 in the first read.
+      assert.equal(requests["files.getAll"], 3, JSON.stringify(requests));
+      assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
+
+      // Every other memory rewritten: the current contents are now scattered among the old
+      // ones (kept by the history), and each is read by itself.
+      for (let i = 0; i < 2500; i += 2) {
+        const memory = await tool.memories.getByPath(`/d/n${String(i).padStart(4, "0")}.md`);
+        await tool.memories.update(memory.id, { content: "changed" });
+      }
+      for (const key of Object.keys(requests)) delete requests[key];
+      const scattered = await tool.exportBlob();
+      assert.equal(requests["contents.get"], 2500, JSON.stringify(requests));
+      assert.deepEqual(JSON.parse(await scattered.text()), await tool.export());
+      tool.close();
+    } finally {
+      for (const [method, original] of Object.entries(originals)) IDBObjectStore.prototype[method] = original;
+    }
+  });
+
+  test("30 memories of 100,000 bytes: one page of records, chunks of about 1 MB", async () => {
+    const SIZE = 100_000;
+    const storage = new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
+    const open = storage.open.bind(storage);
+    let transactions = 0;
+    storage.open = async (name) => {
+      const handle = await open(name);
+      const transaction = handle.transaction.bind(handle);
+      handle.transaction = (mode, body) => {
+        if (mode === "readonly") transactions++;
+        return transaction(mode, body);
+      };
+      return handle;
+    };
+    const tool = await MemoryTool.open({ storage, store: "big", limits: { maxFileBytes: SIZE } });
+    for (let i = 0; i < 30; i++) await tool.writeFile(`/memories/f${String(i).padStart(2, "0")}.md`, String(i % 10).repeat(SIZE));
+    const requests = {};
+    const original = IDBObjectStore.prototype.getAll;
+    IDBObjectStore.prototype.getAll = function (...args) {
+      requests[this.name] = (requests[this.name] ?? 0) + 1;
+      return original.apply(this, args);
+    };
+    try {
+      transactions = 0;
+      const seen = [];
+      const blob = await tool.exportBlob({ onProgress: (p) => seen.push(p) });
+      // 11 memories make 1.1 MB: chunks of 11, 11 and 8 from the one page of 30 records.
+      assert.equal(transactions, 4);
+      assert.deepEqual(requests, { files: 1, contents: 3 });
+      assert.deepEqual(seen[0], { done: 0, total: 30 });
+      assert.deepEqual(seen.at(-1), { done: 30, total: 30 });
+      assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
+    } finally {
+      IDBObjectStore.prototype.getAll = original;
+      tool.close();
+    }
+  });
+});
