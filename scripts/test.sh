@@ -77,9 +77,7 @@ step build "SKIP_SETUP=1 bash scripts/build.sh"
 build_ok=$((last_status == 0))
 
 if grep -rlq --include='*.rs' 'wasm_bindgen_test' src tests 2>/dev/null; then
-  # The runner gives a test file 20 s in the browser by default; a slow 2-core CI machine can
-  # need more for the Unicode comparison, and a timeout there says nothing about the code.
-  step browser "WASM_BINDGEN_TEST_TIMEOUT=\${WASM_BINDGEN_TEST_TIMEOUT:-300} wasm-pack test --headless --chrome -- --features wasm"
+  step browser "bash scripts/browser-tests.sh"
 else
   skip browser "no wasm_bindgen_test in src/ or tests/*.rs"
 fi
