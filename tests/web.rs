@@ -1,5 +1,6 @@
-//! The wasm bindings in headless Chromium against real IndexedDB (`wasm-pack test --headless
-//! --chrome`), driven by the shipped adapter: the transaction driver (src/js/driver.js) runs
+//! The wasm bindings in headless Chromium against real IndexedDB (`bash scripts/browser-tests.sh`,
+//! which bundles the adapter modules this page imports, then runs `wasm-pack test --headless
+//! --chrome -- --features wasm`), driven by the shipped adapter: the transaction driver (src/js/driver.js) runs
 //! each task of this module's `Engine` in the shipped `IndexedDbStorage`
 //! (src/js/storage-indexeddb.js, its current schema), as `MemoryTool` does: the protocol of
 //! docs/ARCHITECTURE.md.
@@ -13,9 +14,11 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 // `raw_module`, not `module`: wasm-bindgen would copy each named file into its output but not
-// the files that one imports. The test runner serves the crate root beside its output, so the
-// browser loads the shipped modules where they are, with the imports they ship with.
-#[wasm_bindgen(raw_module = "/src/js/storage-indexeddb.js")]
+// the files that one imports. The test runner serves the crate root beside its output. The
+// shipped modules (src/js/storage-indexeddb.js, driver.js, ids.js) come bundled into one file,
+// target/web-modules.js, which scripts/browser-tests.sh builds from tests/web-modules.js: one
+// request instead of some twenty, which the runner's page server does not always answer.
+#[wasm_bindgen(raw_module = "/target/web-modules.js")]
 extern "C" {
     /// The shipped IndexedDB storage (database `memory-tool-wasm:<store>` per store).
     type IndexedDbStorage;
@@ -29,14 +32,14 @@ extern "C" {
     fn destroy(this: &IndexedDbStorage, store: &str) -> js_sys::Promise;
 }
 
-#[wasm_bindgen(raw_module = "/src/js/driver.js")]
+#[wasm_bindgen(raw_module = "/target/web-modules.js")]
 extern "C" {
     /// Runs `task` on the store of its mount (`handles` in mount order) and resolves with its
     /// outcome once the transaction committed; frees the task.
     fn perform(handles: &js_sys::Array, task: Task) -> js_sys::Promise;
 }
 
-#[wasm_bindgen(raw_module = "/src/js/ids.js")]
+#[wasm_bindgen(raw_module = "/target/web-modules.js")]
 extern "C" {
     /// 16 random bytes, as the adapter gives the core for its ids.
     fn entropy() -> Vec<u8>;
