@@ -463,25 +463,31 @@ export class MemorySync {
     }
   }
 
-  /** Every hosted memory, `view=basic`, keyed by path. @returns {Promise<Map<string, HostedMemory>>} */
-  async #listHosted() {
-    /** @type {Map<string, HostedMemory>} */
-    const hosted = new Map();
+  /**
+   * The hosted store's memories (not its directory entries), page by page as `memories.list`
+   * gives them; a caller that stops early requests no further page.
+   * @param {"basic" | "full"} view @param {number} limit
+   * @returns {AsyncGenerator<HostedMemory>}
+   */
+  async *#hostedMemories(view, limit) {
     /** @type {string | null} */
     let page = null;
     do {
       const cursor = page;
       /** @type {any} */
       const result = await this.#request("read", (o) =>
-        this.#client.beta.memoryStores.memories.list(
-          this.#memoryStoreId,
-          { view: "basic", limit: PAGE, ...(cursor ? { page: cursor } : {}) },
-          o,
-        ),
+        this.#client.beta.memoryStores.memories.list(this.#memoryStoreId, { view, limit, ...(cursor ? { page: cursor } : {}) }, o),
       );
-      for (const item of result.data ?? []) if (item.type === "memory") hosted.set(item.path, item);
+      for (const item of result.data ?? []) if (item.type === "memory") yield item;
       page = result.next_page ?? null;
     } while (page);
+  }
+
+  /** Every hosted memory, `view=basic`, keyed by path. @returns {Promise<Map<string, HostedMemory>>} */
+  async #listHosted() {
+    /** @type {Map<string, HostedMemory>} */
+    const hosted = new Map();
+    for await (const item of this.#hostedMemories("basic", PAGE)) hosted.set(item.path, item);
     return hosted;
   }
 
@@ -647,26 +653,13 @@ export class MemorySync {
     };
     if (pulls.length > Math.ceil(hostedCount / FULL_PAGE)) {
       const wanted = new Map(pulls.map((p) => [p.path, p]));
-      /** @type {string | null} */
-      let page = null;
-      do {
-        const cursor = page;
-        /** @type {any} */
-        const result = await this.#request("read", (o) =>
-          this.#client.beta.memoryStores.memories.list(
-            this.#memoryStoreId,
-            { view: "full", limit: FULL_PAGE, ...(cursor ? { page: cursor } : {}) },
-            o,
-          ),
-        );
-        for (const item of result.data ?? []) {
-          const pull = item.type === "memory" ? wanted.get(item.path) : undefined;
-          if (!pull) continue;
-          wanted.delete(item.path);
-          await write(pull, item);
-        }
-        page = result.next_page ?? null;
-      } while (page && wanted.size > 0);
+      for await (const item of this.#hostedMemories("full", FULL_PAGE)) {
+        const pull = wanted.get(item.path);
+        if (!pull) continue;
+        wanted.delete(item.path);
+        await write(pull, item);
+        if (wanted.size === 0) break;
+      }
       return;
     }
     await pool(pulls, FETCH_CONCURRENCY, async (pull) => {
