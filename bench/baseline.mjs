@@ -16,16 +16,18 @@
 // `StoreHandle.transaction` does.
 //
 // What the package reads, per command (`node bench/request-trace.mjs` prints it; round by round):
-//   view file         files.get(p), listing.getAllKeys([p/, p0))  | contents.get(record.content)
-//   view directory    listing.getAllKeys([d/, d0))           (view /memories: ["/", "0"))
+//   view file         files.get(p)                   (the record holds a copy of its head's bytes)
+//   view directory    files.get(d) | listing.getAllKeys([d/, d0))  (view /memories: ["/", "0"),
+//                     one round)
 //   create            files.get(p), files.get(a) for each directory a on the way,
 //                     files.getKey([p/, p0)), meta.get       | writes
-//   str_replace,      files.get(p), meta.get                 | contents.get(record.content),
-//   insert                                                   | versions.memory.getAll(id) | writes
+//   str_replace,      files.get(p), meta.get                 | versions.memory.getAll(id) | writes
+//   insert            (the bytes: the record's copy)
 //   rename directory  files.get(d), files.get(e), files.getAll([d/, d0)), meta.get,
 //                     files.getKey([e/, e0))                 | writes
 //   delete directory  files.get(d), files.getAll([d/, d0)), meta.get | writes
-// Writes: create, str_replace and insert put the content, the file record and a version, and
+// Writes: create, str_replace and insert put the content, the file record (with a copy of the
+// content under `bytes`) and a version, and
 // (create, or a size that changed) the file's listing key `{path}\0{size}` (the old one
 // deleted); rename deletes the old directory's file records and listing keys with one key range
 // each, then puts each file record, its new listing key and a version per file; delete deletes
@@ -96,15 +98,12 @@ export function below(path) {
 }
 
 /**
- * view of a file: its record and whether it has children, then its bytes.
+ * view of a file: its record, which holds a copy of its bytes.
  * @param {Env} env
  * @param {string} path store path (`/doc.md`)
  */
 export function viewFile(env, path) {
-  return transaction(env, "readonly", [
-    ({ files, listing }) => [files.get(path), listing.getAllKeys(below(path))],
-    ({ contents }, [record]) => [contents.get(record.content)],
-  ]);
+  return transaction(env, "readonly", [({ files }) => [files.get(path)]]);
 }
 
 /**
@@ -166,7 +165,7 @@ export function create(env, { record, version, bytes }) {
     ],
     ({ files, contents, versions, listing, meta }, read) => {
       contents.put(bytes, record.content);
-      files.put(record);
+      files.put({ ...record, bytes });
       listing.put(null, listingKey(record.path, record.size));
       versions.put(version);
       meta.put(nextMeta(read[read.length - 1], 1, record.size, version.id), META_KEY);
@@ -175,8 +174,9 @@ export function create(env, { record, version, bytes }) {
 }
 
 /**
- * str_replace or insert: the record and the metadata record, then the old bytes, then the new
- * content, record, listing key (when the size changed), version and metadata.
+ * str_replace or insert: the record (with the old bytes) and the metadata record, then the
+ * memory's versions, then the new content, record, listing key (when the size changed),
+ * version and metadata.
  * @param {Env} env
  * @param {{ record: Record<string, any>, version: Record<string, any>, bytes: Uint8Array }} write
  */
@@ -186,15 +186,15 @@ export function edit(env, { record, version, bytes }) {
   let storeMeta;
   return transaction(env, "readwrite", [
     ({ files, meta }) => [files.get(record.path), meta.get(META_KEY)],
-    ({ contents, versions }, [stored, metaRecord]) => {
+    ({ versions }, [stored, metaRecord]) => {
       old = stored;
       storeMeta = metaRecord;
-      // The history budget's read of the memory's versions, in the same round as the bytes.
-      return [contents.get(stored.content), versions.index("memory").getAll(IDBKeyRange.bound([stored.id], [stored.id, []]))];
+      // The history budget's read of the memory's versions (the bytes came with the record).
+      return [versions.index("memory").getAll(IDBKeyRange.bound([stored.id], [stored.id, []]))];
     },
     ({ files, contents, versions, listing, meta }) => {
       contents.put(bytes, record.content);
-      files.put(record);
+      files.put({ ...record, bytes });
       // The package changes the listing key only when the size changed.
       if (old.size !== record.size) {
         listing.delete(listingKey(record.path, old.size));
@@ -272,8 +272,11 @@ export function putAll(env, { files = [], versions = [], contents = [], deleteFi
         unlist(path);
       }
       for (const [key, bytes] of contents) stores.contents.put(bytes, key);
+      // Each record with a copy of its head's bytes, as the package writes it.
+      const copies = new Map(contents);
       for (const record of files) {
-        stores.files.put(record);
+        const bytes = copies.get(record.content);
+        stores.files.put(bytes === undefined ? record : { ...record, bytes });
         unlist(record.path);
         stores.listing.put(null, listingKey(record.path, record.size));
       }
@@ -333,8 +336,8 @@ export function openDatabase(name) {
 }
 
 /**
- * export (the host API's, without versions): every file record, then every file's bytes, in
- * one readonly transaction; resolves with the records and bytes read.
+ * export (the host API's, without versions): every file record, with the copy of its bytes
+ * each holds, in one readonly transaction; resolves with the records and bytes read.
  * @param {Env} env
  * @returns {Promise<{ files: any[], contents: any[] }>}
  */
@@ -343,12 +346,9 @@ export async function exportAll(env) {
   const out = { files: [], contents: [] };
   await transaction(env, "readonly", [
     ({ files }) => [files.getAll(below(""))],
-    ({ contents }, [records]) => {
+    (_, [records]) => {
       out.files = records;
-      return records.map((/** @type {any} */ r) => contents.get(r.content));
-    },
-    (_, bytes) => {
-      out.contents = bytes;
+      out.contents = records.map((/** @type {any} */ r) => r.bytes);
     },
   ]);
   return out;
@@ -369,7 +369,7 @@ export function importAll(env, { files, versions, contents }) {
       for (let i = 0; i < files.length; i++) {
         const [key, data] = contents[i];
         c.put(data, key);
-        f.put(files[i]);
+        f.put({ ...files[i], bytes: data });
         listing.put(null, listingKey(files[i].path, files[i].size));
         v.put(versions[i]);
         bytes += files[i].size;

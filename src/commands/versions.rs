@@ -211,16 +211,19 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
             ),
         ));
     };
+    // The content in the same round: the write policy and the secret filter read it, and a
+    // storage that keeps a copy of the head's bytes with its record (IndexedDB) writes it
+    // from this read.
     snap.need(vec![
         Read::FileById(version.memory_id.clone()),
         clock_read(),
+        Read::Content(key.to_string()),
     ])?;
     let live = snap.file_by_id(&version.memory_id);
     let target = live.map_or(path, |l| l.path.as_str());
     // A restore brings content back: the write policy and the secret filter see it as they
     // see any write (a key rotated out does not return, a locked folder stays locked).
     let vetted = if cx.config.write_hook || cx.config.secret_filter {
-        snap.need(vec![Read::Content(key.to_string())])?;
         let stored = snap.content(key).unwrap_or_default();
         let vetted = vet(target, target, stored, "restore", cx, snap)?;
         (vetted.as_ref() != stored).then(|| vetted.into_owned())

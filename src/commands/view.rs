@@ -35,7 +35,9 @@ pub(super) fn run(
             vec![],
         ));
     }
-    snap.need(vec![Read::File(key.into()), Read::Listing(key.into())])?;
+    // A file first, alone: a view of a file is then one request when storage keeps the head's
+    // bytes with its record (IndexedDB does); a directory's listing costs a second round.
+    snap.need(vec![Read::File(key.into())])?;
     if let Some(record) = snap.file(key) {
         snap.need(vec![Read::Content(record.content.clone())])?;
         let bytes = snap.content(&record.content).unwrap_or_default();
@@ -46,6 +48,7 @@ pub(super) fn run(
         }
         return Ok(outcome);
     }
+    snap.need(vec![Read::Listing(key.into())])?;
     let below = snap.listing(key);
     if below.is_empty() {
         return Err(fail(

@@ -23,6 +23,12 @@ import { bundleEntries, bundleHead } from "../../pkg/memory_tool_wasm.js";
 const CHUNK_BYTES = 1024 * 1024;
 /** Entries per chunk at most, whatever their size. */
 const CHUNK_ITEMS = 1000;
+/**
+ * Records in the first page of a paged list. Later pages hold about CHUNK_BYTES by the sizes
+ * the last page's records stated: IndexedDB's records carry a copy of their head's bytes, so
+ * a page is a chunk's contents too (no further request), and a page of big files stays small.
+ */
+const FIRST_PAGE_ITEMS = 32;
 /** Bytes of content per call of the core (~5 ms of work in Chromium), a yield after each. */
 const BATCH_BYTES = 192 * 1024;
 /** Entries per call of the core at most. */
@@ -145,6 +151,7 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
   /** @type {string | null} */
   let after = null;
   let exhausted = !paged;
+  let pageItems = FIRST_PAGE_ITEMS;
   let total = count + versions.length;
   const step = Math.max(1, Math.floor(total / 100));
   /** @param {number} done */
@@ -208,7 +215,7 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
 
   /**
    * The next chunk from `entries[from]` on, in one read-only transaction: with `page`, the
-   * next page of records first when none are left over from the last (up to CHUNK_ITEMS, after
+   * next page of records first when none are left over from the last (`pageItems` of them, after
    * `after`), then the contents of the chunk (undefined where an entry has none or it is
    * missing), where the chunk ends before `end` (else before the records read). Null when the
    * store changed since the list was read; `to === from` when nothing is left.
@@ -236,10 +243,19 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
           contentsThen();
           return;
         }
-        /** @type {NonNullable<StorageTx["getFilesAfter"]>} */ (tx.getFilesAfter)(after, CHUNK_ITEMS, (found) => {
-          for (const record of found) entries.push(memoryEntry(record));
+        const asked = pageItems;
+        /** @type {NonNullable<StorageTx["getFilesAfter"]>} */ (tx.getFilesAfter)(after, asked, (found) => {
+          let bytes = 0;
+          for (const record of found) {
+            entries.push(memoryEntry(record));
+            const stated = Number(record.size);
+            bytes += Number.isFinite(stated) && stated > 0 ? stated : 0;
+          }
           if (found.length > 0) after = String(found[found.length - 1].path);
-          if (found.length < CHUNK_ITEMS) exhausted = true;
+          if (found.length < asked) exhausted = true;
+          // The next page: about one chunk, by this page's mean size.
+          const mean = found.length > 0 ? Math.max(1, bytes / found.length) : 1;
+          pageItems = Math.max(1, Math.min(CHUNK_ITEMS, Math.floor(CHUNK_BYTES / mean)));
           contentsThen();
         });
       });

@@ -8,8 +8,19 @@ import { MemoryToolError, toStorageError } from "./errors.js";
 
 /** The schema version this code writes; `upgrade` brings any older database up to it. */
 export const SCHEMA_VERSION = 4;
-/** File records, keyed by their `path`; unique index `id` (the memory id). */
+/**
+ * File records, keyed by their `path`; unique index `id` (the memory id). A record also
+ * carries, under HEAD_BYTES, a copy of its head's bytes when the transaction that put it had
+ * them, so a view or an edit reads a file in one request.
+ */
 export const FILES = "files";
+/**
+ * The field of a stored file record holding a copy of the bytes under its `content` key (the
+ * content store keeps them too: versions, checks and older records read them there). Never
+ * shown to the core; a record without it is read with a second request. The copy costs the
+ * heads' bytes once more on disk (history is not copied).
+ */
+export const HEAD_BYTES = "bytes";
 /**
  * File contents (`Uint8Array`), keyed out of line by their content key: the id of the version
  * that first wrote them (version 1 databases: the memory id).

@@ -1,6 +1,8 @@
 // A command's IndexedDB transaction as the storage interface's StorageTx: each read and write
 // of the driver becomes requests on the object stores of indexeddb-schema.js, with the
-// `listing` store kept in step with `files` inside the same transaction.
+// `listing` store kept in step with `files` inside the same transaction, and each file record
+// carrying a copy of its head's bytes (`bytes`, see HEAD_BYTES), so reading a file is one
+// request.
 
 import { toStorageError } from "./errors.js";
 import {
@@ -10,6 +12,7 @@ import {
   META,
   META_KEY,
   VERSIONS,
+  HEAD_BYTES,
   listingKey,
   measure,
 } from "./indexeddb-schema.js";
@@ -56,6 +59,13 @@ export class IndexedDbTx {
    * @type {Set<string>}
    */
   #deletedTrees = new Set();
+  /**
+   * Bytes by content key, as this transaction saw them: the head copies of the file records
+   * it read, and the contents it put. A content read finds them here with no request, and a
+   * record put with a content key found here gets its copy.
+   * @type {Map<string, Uint8Array>}
+   */
+  #known = new Map();
 
   /**
    * @param {IDBTransaction} idbTx
@@ -79,7 +89,7 @@ export class IndexedDbTx {
   getFile(path, cb) {
     this.#request(
       () => this.#files.get(path),
-      (result) => cb(result ?? null),
+      (result) => cb(result === undefined ? null : this.#record(result)),
     );
   }
 
@@ -87,7 +97,7 @@ export class IndexedDbTx {
   getSubtree(path, cb) {
     this.#request(
       () => this.#files.getAll(this.#subtree(path)),
-      cb,
+      (records) => cb(this.#records(records)),
     );
   }
 
@@ -100,7 +110,7 @@ export class IndexedDbTx {
    */
   getFilesAfter(after, limit, cb) {
     const range = after === null ? this.#subtree("") : this.#keyRange.bound(after, "0", true, true);
-    this.#request(() => this.#files.getAll(range, limit), cb);
+    this.#request(() => this.#files.getAll(range, limit), (records) => cb(this.#records(records)));
   }
 
   /** @param {string} path @param {(entries: string[]) => void} cb */
@@ -129,9 +139,19 @@ export class IndexedDbTx {
 
   /** @param {string} id @param {(bytes: Uint8Array | undefined) => void} cb */
   getContent(id, cb) {
+    const known = this.#known.get(id);
+    if (known !== undefined) {
+      cb(known);
+      return;
+    }
     this.#request(
       () => this.#contents.get(id),
-      (value) => cb(value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined),
+      (value) => {
+        const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined;
+        // A record this transaction puts with this content (a restore) gets its copy.
+        if (bytes instanceof Uint8Array) this.#known.set(id, bytes);
+        cb(bytes);
+      },
     );
   }
 
@@ -146,6 +166,25 @@ export class IndexedDbTx {
    * @param {(values: Array<Uint8Array | undefined>) => void} cb
    */
   getContents(ids, cb) {
+    const all = ids.map((id) => this.#known.get(id));
+    const unknown = ids.filter((_, i) => all[i] === undefined);
+    if (unknown.length === ids.length) {
+      this.#readContents(ids, cb);
+      return;
+    }
+    // The head copies of records read in this transaction answer without a request.
+    this.#readContents(unknown, (found) => {
+      let next = 0;
+      cb(all.map((value) => value ?? found[next++]));
+    });
+  }
+
+  /**
+   * `getContents` from the content store.
+   * @param {string[]} ids
+   * @param {(values: Array<Uint8Array | undefined>) => void} cb
+   */
+  #readContents(ids, cb) {
     /** @type {Array<Uint8Array | undefined>} */
     const values = new Array(ids.length);
     if (ids.length === 0) {
@@ -195,8 +234,26 @@ export class IndexedDbTx {
   getFileById(id, cb) {
     this.#request(
       () => this.#files.index("id").get(id),
-      (result) => cb(result ?? null),
+      (result) => cb(result === undefined ? null : this.#record(result)),
     );
+  }
+
+  /**
+   * A stored file record as the core knows it: without its head copy, which is kept in
+   * `#known` under its content key (a copy of what the content store holds there).
+   * @param {any} stored
+   * @returns {FileRecord}
+   */
+  #record(stored) {
+    if (stored === null || typeof stored !== "object" || !(HEAD_BYTES in stored)) return stored;
+    const { [HEAD_BYTES]: bytes, ...record } = stored;
+    if (bytes instanceof Uint8Array && typeof record.content === "string") this.#known.set(record.content, bytes);
+    return /** @type {FileRecord} */ (record);
+  }
+
+  /** @param {any[]} stored @returns {FileRecord[]} */
+  #records(stored) {
+    return stored.map((value) => this.#record(value));
   }
 
   /** @param {string} id @param {(record: VersionRecord | null) => void} cb */
@@ -440,7 +497,11 @@ export class IndexedDbTx {
    *   the path goes
    */
   putFile(record, previousSize) {
-    this.#changed(this.#write(() => this.#files.put(record)));
+    // With its head's bytes when this transaction has them (it put them, or read them with the
+    // record it replaces or moves); without, a read of the file takes a second request.
+    const bytes = typeof record?.content === "string" ? this.#known.get(record.content) : undefined;
+    const stored = bytes === undefined ? record : { ...record, [HEAD_BYTES]: bytes };
+    this.#changed(this.#write(() => this.#files.put(stored)));
     const { path, size } = record;
     this.#delta.dirty = true;
     if (previousSize === undefined || typeof size !== "number") {
@@ -501,11 +562,13 @@ export class IndexedDbTx {
   /** @param {string} id @param {Uint8Array} bytes */
   putContent(id, bytes) {
     this.#write(() => this.#contents.put(bytes, id));
+    this.#known.set(id, bytes);
   }
 
   /** @param {string} id */
   deleteContent(id) {
     this.#write(() => this.#contents.delete(id));
+    this.#known.delete(id);
   }
 
   /** @param {VersionRecord} record */

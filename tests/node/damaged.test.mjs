@@ -21,7 +21,11 @@ async function damagedTool(storage) {
       // A record as a bug, a devtools edit or a half-migrated schema might leave it.
       tx.putFile({ ...record, size: "eleven", sha256: 42 }, record.size);
     });
-    tx.getFile("/empty.md", (record) => tx.deleteContent(record.content));
+    tx.getFile("/empty.md", (record) => {
+      // Its bytes, and (put back without them) the copy IndexedDbStorage keeps in the record.
+      tx.deleteContent(record.content);
+      tx.putFile(record, record.size);
+    });
   });
   handle.close();
   return { tool, broken, empty };
