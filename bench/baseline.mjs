@@ -21,8 +21,9 @@
 //                     one round)
 //   create            files.get(p), files.get(a) for each directory a on the way,
 //                     files.getKey([p/, p0)), meta.get       | writes
-//   str_replace,      files.get(p), meta.get                 | versions.memory.getAll(id) | writes
-//   insert            (the bytes: the record's copy)
+//   str_replace,      files.get(p), meta.get                 | writes
+//   insert            (the bytes: the record's copy; the history budget: the record's count,
+//                     within budget, so no versions.memory.getAll)
 //   rename directory  files.get(d), files.get(e), files.getAll([d/, d0)), meta.get,
 //                     files.getKey([e/, e0))                 | writes
 //   delete directory  files.get(d), files.getAll([d/, d0)), meta.get | writes
@@ -174,25 +175,16 @@ export function create(env, { record, version, bytes }) {
 }
 
 /**
- * str_replace or insert: the record (with the old bytes) and the metadata record, then the
- * memory's versions, then the new content, record, listing key (when the size changed),
+ * str_replace or insert: the record (with the old bytes and its history count) and the
+ * metadata record, then the new content, record, listing key (when the size changed),
  * version and metadata.
  * @param {Env} env
  * @param {{ record: Record<string, any>, version: Record<string, any>, bytes: Uint8Array }} write
  */
 export function edit(env, { record, version, bytes }) {
-  /** @type {{ size: number }} */
-  let old = { size: -1 };
-  let storeMeta;
   return transaction(env, "readwrite", [
     ({ files, meta }) => [files.get(record.path), meta.get(META_KEY)],
-    ({ versions }, [stored, metaRecord]) => {
-      old = stored;
-      storeMeta = metaRecord;
-      // The history budget's read of the memory's versions (the bytes came with the record).
-      return [versions.index("memory").getAll(IDBKeyRange.bound([stored.id], [stored.id, []]))];
-    },
-    ({ files, contents, versions, listing, meta }) => {
+    ({ files, contents, versions, listing, meta }, [old, storeMeta]) => {
       contents.put(bytes, record.content);
       files.put({ ...record, bytes });
       // The package changes the listing key only when the size changed.

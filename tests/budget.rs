@@ -6,7 +6,7 @@
 
 mod common;
 use common::q;
-use memory_tool_wasm::{Change, Config, Json, MemStore, Operation, Outcome};
+use memory_tool_wasm::{Change, Config, HistoryCount, Json, MemStore, Operation, Outcome};
 use std::collections::BTreeSet;
 
 fn exec(store: &mut MemStore, json: &str) -> Outcome {
@@ -97,6 +97,23 @@ fn assert_consistent(store: &MemStore) {
                     "{memory}"
                 );
                 assert_eq!(newest.content.as_deref(), Some(file.content.as_str()));
+                // A history count is a bound of what is stored, never below it.
+                if let Some(count) = file.history {
+                    let own: Vec<_> = store
+                        .versions
+                        .values()
+                        .filter(|v| v.memory_id == memory)
+                        .collect();
+                    let keys: BTreeSet<&str> =
+                        own.iter().filter_map(|v| v.content.as_deref()).collect();
+                    let bytes: u64 = keys
+                        .iter()
+                        .filter_map(|k| store.contents.get(*k))
+                        .map(|b| b.len() as u64)
+                        .sum();
+                    assert!(count.versions >= own.len() as u64, "{memory}: {count:?}");
+                    assert!(count.bytes >= bytes, "{memory}: {count:?} < {bytes} bytes");
+                }
             }
             (None, Some(newest)) => assert_eq!(newest.operation, Change::Deleted, "{memory}"),
             (_, None) => {}
@@ -299,39 +316,140 @@ fn a_restore_of_a_version_the_budget_prunes_keeps_its_bytes() {
 }
 
 #[test]
-fn the_budget_costs_one_read_per_changed_memory_and_none_for_a_new_one() {
+fn the_budget_reads_a_history_only_when_the_record_has_not_counted_it() {
     let mut store = MemStore::new(Config::default());
     exec(&mut store, &create("/memories/a.md", "a"));
     let history_reads = |store: &MemStore| store.last.history;
+    let count = |store: &MemStore, path: &str| store.files.get(path).and_then(|f| f.history);
     assert_eq!(
         history_reads(&store),
         0,
         "a new memory has no history to read"
     );
+    assert_eq!(
+        count(&store, "/a.md"),
+        Some(HistoryCount {
+            versions: 1,
+            bytes: 1
+        })
+    );
+    // Counted and within budget: an edit and a file rename read no history.
     exec(
         &mut store,
-        r#"{"command":"str_replace","path":"/memories/a.md","old_str":"a","new_str":"b"}"#,
+        r#"{"command":"str_replace","path":"/memories/a.md","old_str":"a","new_str":"bb"}"#,
     );
-    assert_eq!(history_reads(&store), 1);
-    // A file rename is checked; a directory rename moves each file with no new content, and
-    // is not: no read per file.
+    assert_eq!(history_reads(&store), 0);
+    assert_eq!(
+        count(&store, "/a.md"),
+        Some(HistoryCount {
+            versions: 2,
+            bytes: 3
+        })
+    );
     exec(
         &mut store,
         r#"{"command":"rename","old_path":"/memories/a.md","new_path":"/memories/dir/a.md"}"#,
     );
-    assert_eq!(history_reads(&store), 1);
+    assert_eq!(history_reads(&store), 0);
+    assert_consistent(&store);
+    // A directory rename moves each file with no new content and is not checked (no read per
+    // file): the records it writes have not counted their versions.
     exec(&mut store, &create("/memories/dir/b.md", "b"));
     exec(
         &mut store,
         r#"{"command":"rename","old_path":"/memories/dir","new_path":"/memories/moved"}"#,
     );
     assert_eq!(history_reads(&store), 0);
+    assert_eq!(count(&store, "/moved/a.md"), None);
+    // So the next edit of one reads its history once, and counts it again.
+    let edit =
+        r#"{"command":"str_replace","path":"/memories/moved/a.md","old_str":"bb","new_str":"c"}"#;
+    exec(&mut store, edit);
+    assert_eq!(history_reads(&store), 1);
+    assert_eq!(
+        count(&store, "/moved/a.md"),
+        Some(HistoryCount {
+            versions: 5,
+            bytes: 4
+        })
+    );
+    exec(
+        &mut store,
+        r#"{"command":"str_replace","path":"/memories/moved/a.md","old_str":"c","new_str":"d"}"#,
+    );
+    assert_eq!(history_reads(&store), 0);
+    assert_consistent(&store);
     // A delete adds a version with no content: no budget read, whatever it deletes.
     exec(
         &mut store,
         r#"{"command":"delete","path":"/memories/moved"}"#,
     );
     assert_eq!(history_reads(&store), 0);
+}
+
+#[test]
+fn a_counted_memory_at_its_budget_reads_its_history_and_is_pruned_as_before() {
+    let config = Config {
+        max_versions_per_memory: 3,
+        ..Config::default()
+    };
+    let mut store = MemStore::new(config);
+    exec(&mut store, &create("/memories/a.md", "v0"));
+    for i in 1..=2 {
+        exec(
+            &mut store,
+            &format!(
+                r#"{{"command":"str_replace","path":"/memories/a.md","old_str":"v{}","new_str":"v{i}"}}"#,
+                i - 1
+            ),
+        );
+        assert_eq!(
+            store.last.history, 0,
+            "edit {i}: within budget by its count"
+        );
+    }
+    for i in 3..=6 {
+        exec(
+            &mut store,
+            &format!(
+                r#"{{"command":"str_replace","path":"/memories/a.md","old_str":"v{}","new_str":"v{i}"}}"#,
+                i - 1
+            ),
+        );
+        // At the budget: the count says one more would not fit, so the history is read and the
+        // oldest version pruned; the count is then exact again (three versions).
+        assert_eq!(store.last.history, 1, "edit {i}");
+        let file = store.files.get("/a.md").cloned();
+        let id = file.as_ref().map(|f| f.id.clone()).unwrap_or_default();
+        assert_eq!(history_of(&store, &id).len(), 3);
+        assert_eq!(
+            file.and_then(|f| f.history),
+            Some(HistoryCount {
+                versions: 3,
+                bytes: 6
+            })
+        );
+        assert_consistent(&store);
+    }
+    // A byte budget the count would pass: read, and the oldest version pruned as before.
+    let mut tight = MemStore::new(Config {
+        max_history_bytes_per_memory: 10,
+        ..Config::default()
+    });
+    exec(&mut tight, &create("/memories/b.md", "12345"));
+    let edit = exec(
+        &mut tight,
+        r#"{"command":"str_replace","path":"/memories/b.md","old_str":"5","new_str":"56"}"#,
+    );
+    assert!(!edit.is_error(), "{}", edit.text_content());
+    assert_eq!(tight.last.history, 1);
+    let id = tight
+        .files
+        .get("/b.md")
+        .map(|f| f.id.clone())
+        .unwrap_or_default();
+    assert_eq!(history_of(&tight, &id).len(), 1);
+    assert_consistent(&tight);
 }
 
 #[test]

@@ -699,6 +699,7 @@ fn section_4_limits_and_access() {
                 version: None,
                 content: format!("mem_{i}"),
                 accessed_at: None,
+                history: None,
             },
         );
     }

@@ -832,6 +832,7 @@ fn records_from_before_versions_join_the_history() {
             version: None,
             content: "mem_legacy".into(),
             accessed_at: None,
+            history: None,
         },
     );
     st.contents.insert("mem_legacy".into(), b"old".to_vec());

@@ -656,6 +656,8 @@ pub(crate) fn import(
                         // Not after the importing clock: a bundle cannot make a memory look
                         // used in the future (and so never expire).
                         accessed_at: memory.accessed_at.map(|at| at.min(cx.now)),
+                        // The history it brings is not counted: its next write reads it.
+                        history: None,
                     },
                 });
             }

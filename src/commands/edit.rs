@@ -23,13 +23,15 @@ fn load_text<'s>(
     let Some(record) = snap.file(path.key()) else {
         return Err(fail(ErrorCode::NotFound, missing));
     };
-    // The memory's version records come in the same round: the history budget reads them when
-    // the edit is written (docs/TOOL.md#history-budget), and a round of its own would make
-    // every edit wait for one more.
-    snap.need(vec![
-        Read::Content(record.content.clone()),
-        Read::History(record.id.clone()),
-    ])?;
+    // The history budget (docs/TOOL.md#history-budget) reads the memory's version records
+    // when the record has not counted them: then in the same round as the bytes, as a round
+    // of its own would make the edit wait for one more. A counted memory within budget needs
+    // no read at all.
+    let mut reads = vec![Read::Content(record.content.clone())];
+    if record.history.is_none() {
+        reads.push(Read::History(record.id.clone()));
+    }
+    snap.need(reads)?;
     let bytes = snap.content(&record.content).unwrap_or_default();
     let text = std::str::from_utf8(bytes)
         .map_err(|_| fail(ErrorCode::NotText, fill(texts::NOT_TEXT, &[path.raw()])))?;

@@ -7,7 +7,7 @@ use crate::format::render::{fill, group};
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::ids::{IdSource, VersionIds};
-use crate::model::record::{sha256_hex, Change, FileRecord, VersionRecord};
+use crate::model::record::{sha256_hex, Change, FileRecord, HistoryCount, VersionRecord};
 use crate::protocol::Prehashed;
 use crate::protocol::{Read, Snapshot, Stop, Write};
 use std::collections::{BTreeSet, HashSet};
@@ -58,6 +58,9 @@ pub(crate) struct History<'c> {
     /// The memories deleted in the compact form (docs/TOOL.md#delete-at-full-quota): their
     /// file record goes with every version and every byte only they hold; nothing is put.
     compacted: Vec<String>,
+    /// The history counts the records this command changes held (`FileRecord::history`), by
+    /// memory: with them the budget needs no read while the memory stays within it.
+    counted: Vec<(String, HistoryCount)>,
 }
 
 /// The read every writing command makes in its first round, so that its version ids follow
@@ -80,6 +83,7 @@ impl<'c> History<'c> {
             changed: Vec::new(),
             fresh: Vec::new(),
             compacted: Vec::new(),
+            counted: Vec::new(),
         }
     }
 
@@ -211,6 +215,11 @@ impl<'c> History<'c> {
         if same_bytes && path == record.path {
             return record.clone();
         }
+        if let Some(count) = record.history {
+            if !self.counted.iter().any(|(m, _)| m == &record.id) {
+                self.counted.push((record.id.clone(), count));
+            }
+        }
         self.adopt(record);
         self.head(
             Change::Modified,
@@ -301,10 +310,18 @@ impl<'c> History<'c> {
     /// content): those memories come within budget at their next checked write.
     pub(crate) fn finish(mut self, snap: &Snapshot, voice: Voice) -> Result<Vec<Write>, Stop> {
         let compacted = std::mem::take(&mut self.compacted);
-        let stored: Vec<String> = self
+        // A memory whose record counted its versions, and that stays within budget by that
+        // count with this command's versions added, needs no read: nothing would be pruned.
+        let within: Vec<(String, HistoryCount)> = self
             .changed
             .iter()
             .filter(|m| !self.fresh.contains(m))
+            .filter_map(|m| self.counted_within(m))
+            .collect();
+        let stored: Vec<String> = self
+            .changed
+            .iter()
+            .filter(|m| !self.fresh.contains(m) && !within.iter().any(|(w, _)| w == *m))
             .chain(&compacted)
             .cloned()
             .collect();
@@ -317,15 +334,29 @@ impl<'c> History<'c> {
         }
         let changed = std::mem::take(&mut self.changed);
         let mut kept: Vec<String> = Vec::new();
+        let mut counts: Vec<(String, HistoryCount)> = Vec::new();
         for memory in &changed {
+            if let Some((_, count)) = within.iter().find(|(w, _)| w == memory) {
+                counts.push((memory.clone(), *count));
+                continue;
+            }
             let stored: &[VersionRecord] = if self.fresh.contains(memory) {
                 &[]
             } else {
                 snap.versions(&Read::History(memory.clone()))
             };
-            let (pruned, keys) = self.budget(memory, stored, voice)?;
+            let (pruned, keys, count) = self.budget(memory, stored, voice)?;
             doomed.extend(pruned);
             kept.extend(keys);
+            counts.push((memory.clone(), count));
+        }
+        // Each memory's new record carries its count, for its next write.
+        for write in &mut self.writes {
+            if let Write::PutFile { record, .. } = write {
+                if let Some((_, count)) = counts.iter().find(|(m, _)| m == &record.id) {
+                    record.history = Some(*count);
+                }
+            }
         }
         let kept_keys: HashSet<&str> = kept.iter().map(String::as_str).collect();
         let doomed_ids: HashSet<&str> = doomed.iter().map(|(id, _)| id.as_str()).collect();
@@ -367,24 +398,44 @@ impl<'c> History<'c> {
         Ok(writes)
     }
 
-    /// The versions of `memory` the budget prunes (id and content key), and the content keys
-    /// its remaining versions hold; or the refusal when the versions this command writes do not
-    /// fit on their own. `stored` is its history as storage holds it, oldest first.
+    /// This command's versions of `memory`.
+    fn own_versions<'s>(&'s self, memory: &'s str) -> impl Iterator<Item = &'s VersionRecord> {
+        self.writes.iter().filter_map(move |w| match w {
+            Write::PutVersion(v) if v.memory_id == memory => Some(v),
+            _ => None,
+        })
+    }
+
+    /// The count of `memory`'s versions with this command's added, when its record counted
+    /// them and that sum is within the budget (then the budget prunes nothing and needs no
+    /// read). Each new version's content counts in full: a bound, never below the truth.
+    fn counted_within(&self, memory: &str) -> Option<(String, HistoryCount)> {
+        let (_, before) = self.counted.iter().find(|(m, _)| m == memory)?;
+        let mut count = *before;
+        for version in self.own_versions(memory) {
+            count.versions = count.versions.saturating_add(1);
+            if version.content.is_some() {
+                count.bytes = count.bytes.saturating_add(version.size.unwrap_or(0));
+            }
+        }
+        let max_versions = self.cx.config.max_versions_per_memory.max(1);
+        (count.versions <= max_versions
+            && count.bytes <= self.cx.config.max_history_bytes_per_memory)
+            .then(|| (memory.to_string(), count))
+    }
+
+    /// The versions of `memory` the budget prunes (id and content key), the content keys its
+    /// remaining versions hold, and what those remaining versions hold (its new count); or the
+    /// refusal when the versions this command writes do not fit on their own. `stored` is its
+    /// history as storage holds it, oldest first.
     #[allow(clippy::type_complexity)]
     fn budget(
         &self,
         memory: &str,
         stored: &[VersionRecord],
         voice: Voice,
-    ) -> Result<(Vec<(String, Option<String>)>, Vec<String>), Stop> {
-        let own: Vec<&VersionRecord> = self
-            .writes
-            .iter()
-            .filter_map(|w| match w {
-                Write::PutVersion(v) if v.memory_id == memory => Some(v),
-                _ => None,
-            })
-            .collect();
+    ) -> Result<(Vec<(String, Option<String>)>, Vec<String>, HistoryCount), Stop> {
+        let own: Vec<&VersionRecord> = self.own_versions(memory).collect();
         let own_ids: HashSet<&str> = own.iter().map(|v| v.id.as_str()).collect();
         // Oldest first, with no sort (each `sort_by` adds a copy of the sort to the wasm):
         // storage answers in id order, and this command's ids follow the store's newest, in
@@ -436,12 +487,17 @@ impl<'c> History<'c> {
             ));
         }
         let (pruned, kept) = all.split_at(first.min(all.len()));
+        let count = HistoryCount {
+            versions: kept.len() as u64,
+            bytes,
+        };
         Ok((
             pruned
                 .iter()
                 .map(|v| (v.id.clone(), v.content.clone()))
                 .collect(),
             kept.iter().filter_map(|v| v.content.clone()).collect(),
+            count,
         ))
     }
 
@@ -489,6 +545,8 @@ impl<'c> History<'c> {
             version: Some(version_id.clone()),
             content: content.clone(),
             accessed_at,
+            // Set by `finish` once the budget has counted this memory's versions.
+            history: None,
         };
         // A memory moves to a free path (the command checked it), or stays at its own.
         let previous_size = match old {

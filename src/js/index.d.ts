@@ -806,6 +806,13 @@ export interface FileRecord {
   content?: string;
   /** When the model last viewed or changed it (epoch ms, a day's precision); absent in old records. */
   accessedAt?: number;
+  /**
+   * At most how many versions of this memory are stored, and the bytes their contents hold
+   * (docs/TOOL.md#history-budget): kept by the writes that check the history budget, so the
+   * next needs no read of them. Both or neither; a storage keeps them as it keeps the rest.
+   */
+  historyVersions?: number;
+  historyBytes?: number;
 }
 
 /** A version as stored; `id` is the key. */

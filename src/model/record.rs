@@ -24,6 +24,34 @@ pub struct FileRecord {
     /// When the model last viewed or changed the memory (epoch ms), to a day's precision
     /// (docs/TOOL.md#last-use-and-expiry); `None` for records written before it was kept.
     pub accessed_at: Option<i64>,
+    /// What the memory's stored versions hold at most, kept by the writes that check the
+    /// history budget (docs/TOOL.md#history-budget) so that the next one needs no read of
+    /// them while it stays within budget; `None` when no such write has counted them since
+    /// the last change (an import, a directory rename, an older record).
+    pub history: Option<HistoryCount>,
+}
+
+/// Upper bounds of a memory's stored versions: how many, and the bytes their contents hold
+/// (each content counted once). Anything that takes a version or its bytes away (pruning,
+/// redaction, a check's repair) leaves them as bounds; only the budget's writes set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryCount {
+    pub versions: u64,
+    pub bytes: u64,
+}
+
+impl HistoryCount {
+    /// The count from a record's `historyVersions` and `historyBytes`, if both are there as
+    /// integers of zero or more (anything else: not counted).
+    fn from_fields(versions: Option<i64>, bytes: Option<i64>) -> Option<HistoryCount> {
+        match (versions, bytes) {
+            (Some(v), Some(b)) if v >= 0 && b >= 0 => Some(HistoryCount {
+                versions: v as u64,
+                bytes: b as u64,
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl FileRecord {
@@ -47,6 +75,10 @@ impl FileRecord {
                 .and_then(Json::as_str)
                 .map_or_else(|| id.clone(), str::to_string),
             accessed_at: json.field("accessedAt").and_then(Json::as_integer),
+            history: HistoryCount::from_fields(
+                json.field("historyVersions").and_then(Json::as_integer),
+                json.field("historyBytes").and_then(Json::as_integer),
+            ),
             id,
         })
     }
@@ -105,6 +137,11 @@ impl FileRecord {
         if let Some(at) = self.accessed_at {
             object.int("accessedAt", at);
         }
+        if let Some(count) = self.history {
+            object
+                .int("historyVersions", count.versions as i64)
+                .int("historyBytes", count.bytes as i64);
+        }
         object.finish();
     }
 
@@ -142,6 +179,8 @@ struct RecordFields {
     version: Option<Scalar>,
     content: Option<Scalar>,
     accessed_at: Option<Scalar>,
+    history_versions: Option<Scalar>,
+    history_bytes: Option<Scalar>,
 }
 
 impl RecordFields {
@@ -156,6 +195,8 @@ impl RecordFields {
             "version" => &mut self.version,
             "content" => &mut self.content,
             "accessedAt" => &mut self.accessed_at,
+            "historyVersions" => &mut self.history_versions,
+            "historyBytes" => &mut self.history_bytes,
             _ => return,
         };
         *slot = Some(value);
@@ -187,6 +228,10 @@ impl RecordFields {
             version: text(self.version),
             content: text(self.content).unwrap_or_else(|| id.clone()),
             accessed_at: integer(self.accessed_at),
+            history: HistoryCount::from_fields(
+                integer(self.history_versions),
+                integer(self.history_bytes),
+            ),
             id,
         })
     }
@@ -489,11 +534,46 @@ mod tests {
             version: Some("memver_1".into()),
             content: "memver_0".into(),
             accessed_at: Some(5),
+            history: None,
         };
         let mut text = String::new();
         r.write_json(&mut text);
         let parsed = Json::parse(&text).and_then(|j| FileRecord::from_json(&j));
-        assert_eq!(parsed, Some(r));
+        assert_eq!(parsed, Some(r.clone()));
+        // With its history count: both readers read it back.
+        let counted = FileRecord {
+            history: Some(HistoryCount {
+                versions: 7,
+                bytes: 4096,
+            }),
+            ..r
+        };
+        let mut text = String::new();
+        counted.write_json(&mut text);
+        assert!(
+            text.contains("\"historyVersions\":7,\"historyBytes\":4096"),
+            "{text}"
+        );
+        let parsed = Json::parse(&text).and_then(|j| FileRecord::from_json(&j));
+        assert_eq!(parsed.as_ref(), Some(&counted));
+        let listed = FileRecord::list_from_json(&["[", &text, "]"].concat());
+        assert_eq!(listed, Some(vec![counted]));
+        // A count that is not two integers of zero or more is no count (the record still reads).
+        for bad in [
+            r#""historyVersions":-1,"historyBytes":3"#,
+            r#""historyVersions":2"#,
+            r#""historyVersions":"2","historyBytes":3"#,
+        ] {
+            let text = [r#"{"path":"/a.md","id":"mem_1","size":3,"sha256":"ab","createdAt":1,"updatedAt":2,"#, bad, "}"].concat();
+            let parsed = Json::parse(&text).and_then(|j| FileRecord::from_json(&j));
+            assert_eq!(parsed.map(|r| r.history), Some(None), "{text}");
+            let listed = FileRecord::list_from_json(&["[", &text, "]"].concat());
+            assert_eq!(
+                listed.map(|l| l.into_iter().map(|r| r.history).collect::<Vec<_>>()),
+                Some(vec![None]),
+                "{text}"
+            );
+        }
     }
 
     #[test]

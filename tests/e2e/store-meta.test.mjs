@@ -126,6 +126,65 @@ describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
+  it("a file view is one request and an edit two reads, in Chromium's IndexedDB; the record holds its bytes", async () => {
+    const page = await session.openHarness();
+    await page.evaluate(installCounter);
+    const seen = await page.evaluate(async () => {
+      const tool = await harness.pkg.MemoryTool.open({ store: "one-request" });
+      await tool.execute({ command: "create", path: "/memories/a.md", file_text: "alpha\nbeta\n" });
+      const counted = async (/** @type {any} */ input) => {
+        // @ts-ignore
+        window.requestCounts();
+        const result = await tool.execute(input);
+        // @ts-ignore
+        const counts = window.requestCounts();
+        return { result, counts };
+      };
+      const reads = (/** @type {Record<string, number>} */ counts) =>
+        Object.fromEntries(Object.entries(counts).filter(([k]) => !/\.(put|delete)$/.test(k)));
+      const out = [];
+      for (const input of [
+        { command: "view", path: "/memories/a.md" },
+        { command: "str_replace", path: "/memories/a.md", old_str: "beta", new_str: "gamma" },
+        { command: "view", path: "/memories/a.md" },
+        { command: "insert", path: "/memories/a.md", insert_line: 0, insert_text: "zero" },
+        { command: "view", path: "/memories/a.md" },
+      ]) {
+        const { result, counts } = await counted(input);
+        out.push({ command: input.command, isError: result.isError, content: result.content, reads: reads(counts) });
+      }
+      // Straight from the database: the record carries the bytes of its content key.
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open("memory-tool-wasm:one-request");
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const stored = await new Promise((resolve) => {
+        const tx = /** @type {IDBDatabase} */ (db).transaction(["files", "contents"]);
+        const file = tx.objectStore("files").get("/a.md");
+        file.onsuccess = () => {
+          const content = tx.objectStore("contents").get(file.result.content);
+          content.onsuccess = () =>
+            resolve({
+              copy: file.result.bytes instanceof Uint8Array ? new TextDecoder().decode(file.result.bytes) : null,
+              content: new TextDecoder().decode(content.result),
+              history: [file.result.historyVersions, file.result.historyBytes],
+            });
+        };
+      });
+      /** @type {IDBDatabase} */ (db).close();
+      tool.close();
+      return { out, stored };
+    });
+    const [view1, edit, view2, insert, view3] = seen.out;
+    for (const view of [view1, view2, view3]) assert.deepEqual(view.reads, { "files.get": 1 }, JSON.stringify(view));
+    for (const write of [edit, insert]) assert.deepEqual(write.reads, { "files.get": 1, "meta.get": 1 }, JSON.stringify(write));
+    assert.equal(view3.content, "Here's the content of /memories/a.md with line numbers:\n     1\tzero\n     2\talpha\n     3\tgamma\n     4\t");
+    assert.deepEqual(seen.stored, { copy: "zero\nalpha\ngamma\n", content: "zero\nalpha\ngamma\n", history: [3, 40] });
+    assert.deepEqual(session.pageProblems, []);
+    await page.close();
+  });
+
   it("last use and expiry: a view issues no write, its use is recorded later; expireAfterDays deletes what is past the limit", async () => {
     const page = await session.openHarness();
     await page.evaluate(installCounter);
@@ -158,7 +217,8 @@ describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
       Date.now = realNow;
       return { view, recorded, dry: dry.data.map((m) => m.path), left, versions };
     });
-    assert.deepEqual(seen.view, { "files.get": 1, "listing.getAllKeys": 1, "contents.get": 1 });
+    // One request in Chromium's IndexedDB too: the record, with the copy of its head's bytes.
+    assert.deepEqual(seen.view, { "files.get": 1 });
     assert.equal(seen.recorded["files.put"], 1, JSON.stringify(seen.recorded));
     assert.equal(seen.recorded["versions.put"], undefined, JSON.stringify(seen.recorded));
     assert.deepEqual(seen.dry, ["/old.md"]);

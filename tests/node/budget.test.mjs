@@ -106,16 +106,26 @@ describe("a store's own budget", () => {
 });
 
 describe("requests", () => {
-  test("an edit reads its memory's history once (one getAll, no cursor); a create and a delete not at all", async () => {
+  test("within budget an edit reads no history (its record counts it): two reads in all; an uncounted record's history is read once", async () => {
     const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }), store: "count" });
     const create = await countRequests(() => tool.execute({ command: "create", path: "/memories/a.md", file_text: "a" }));
     assert.equal(create["versions.memory.getAll"], undefined, JSON.stringify(create));
     for (let i = 0; i < 5; i++) await tool.execute({ command: "str_replace", path: "/memories/a.md", old_str: i ? `${i - 1}` : "a", new_str: `${i}` });
     const edit = await countRequests(() => tool.execute({ command: "str_replace", path: "/memories/a.md", old_str: "4", new_str: "5" }));
-    assert.equal(edit["versions.memory.getAll"], 1, JSON.stringify(edit));
-    assert.equal(edit["versions.memory.openCursor"], undefined, JSON.stringify(edit));
+    // The record (with its bytes and its history count) and the store's metadata: no other read.
+    const reads = Object.entries(edit).filter(([k]) => /\.(get|getAll|getAllKeys|getKey|openCursor|count)$/.test(k));
+    assert.deepEqual(Object.fromEntries(reads), { "files.get": 1, "meta.get": 1 });
     assert.equal(edit["versions.delete"], undefined, "below the budget nothing is pruned");
-    const del = await countRequests(() => tool.execute({ command: "delete", path: "/memories/a.md" }));
+    // A record moved by a directory rename has not counted its versions: one getAll, then
+    // counted again.
+    await tool.execute({ command: "rename", old_path: "/memories/a.md", new_path: "/memories/d/a.md" });
+    await tool.execute({ command: "rename", old_path: "/memories/d", new_path: "/memories/e" });
+    const moved = await countRequests(() => tool.execute({ command: "str_replace", path: "/memories/e/a.md", old_str: "5", new_str: "6" }));
+    assert.equal(moved["versions.memory.getAll"], 1, JSON.stringify(moved));
+    assert.equal(moved["versions.memory.openCursor"], undefined, JSON.stringify(moved));
+    const next = await countRequests(() => tool.execute({ command: "str_replace", path: "/memories/e/a.md", old_str: "6", new_str: "7" }));
+    assert.equal(next["versions.memory.getAll"], undefined, JSON.stringify(next));
+    const del = await countRequests(() => tool.execute({ command: "delete", path: "/memories/e/a.md" }));
     assert.equal(del["versions.memory.getAll"], undefined, JSON.stringify(del));
     tool.close();
   });
