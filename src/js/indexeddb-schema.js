@@ -199,15 +199,19 @@ export function emptyMeta(now) {
 }
 
 /**
- * Counts what a store holds and hands its StoreMeta to `done`: one walk over the file records
- * (no contents) and one key cursor for the newest version id. The upgrade to version 4 uses
- * it, and a transaction that finds the record missing.
+ * Counts what a store holds and hands its StoreMeta to `done`: the file count and bytes, and
+ * one key cursor for the newest version id. With `listing`, the files are counted from its
+ * keys (`{path}\0{size}`, one `getAllKeys`, no record read: a record holds its head's bytes);
+ * without (the upgrade to version 4, where an older database's listing may still be filling),
+ * by a walk over the file records. A transaction that finds the record missing, or must count
+ * again, passes `listing`.
  * @param {IDBObjectStore} files
  * @param {IDBObjectStore} versions
  * @param {number} now
  * @param {(meta: StoreMeta) => void} done
+ * @param {IDBObjectStore} [listing]
  */
-export function measure(files, versions, now, done) {
+export function measure(files, versions, now, done, listing) {
   let count = 0;
   let bytes = 0;
   /** @type {string | null | undefined} */
@@ -218,6 +222,25 @@ export function measure(files, versions, now, done) {
       done({ files: count, bytes, newestVersion: newest, createdAt: now, changedAt: now, archivedAt: null });
     }
   };
+  const last = versions.openKeyCursor(null, "prev");
+  last.onsuccess = () => {
+    newest = last.result ? /** @type {string} */ (last.result.key) : null;
+    ready();
+  };
+  if (listing) {
+    const keys = listing.getAllKeys();
+    keys.onsuccess = () => {
+      for (const key of keys.result) {
+        const text = String(key);
+        const size = Number(text.slice(text.lastIndexOf("\u0000") + 1));
+        count += 1;
+        if (Number.isFinite(size) && size > 0) bytes += size;
+      }
+      walked = true;
+      ready();
+    };
+    return;
+  }
   const walk = files.openCursor();
   walk.onsuccess = () => {
     const cursor = walk.result;
@@ -230,11 +253,6 @@ export function measure(files, versions, now, done) {
     count += 1;
     if (typeof size === "number" && Number.isFinite(size) && size > 0) bytes += size;
     cursor.continue();
-  };
-  const last = versions.openKeyCursor(null, "prev");
-  last.onsuccess = () => {
-    newest = last.result ? /** @type {string} */ (last.result.key) : null;
-    ready();
   };
 }
 

@@ -365,7 +365,7 @@ export class IndexedDbTx {
       () => this.#meta.get(META_KEY),
       (value) => {
         if (isMeta(value)) arrived(value);
-        else this.#guard(() => measure(this.#files, this.#versions, Date.now(), (m) => this.#guard(() => arrived(m))));
+        else this.#guard(() => measure(this.#files, this.#versions, Date.now(), (m) => this.#guard(() => arrived(m)), this.#listing));
       },
     );
   }
@@ -454,12 +454,17 @@ export class IndexedDbTx {
       this.#recount = false;
       // Counted after every request issued so far, so it sees this transaction's writes.
       this.#guard(() =>
-        measure(this.#files, this.#versions, now, (counted) =>
-          this.#withMeta((before) => {
-            const newest = maxId(counted.newestVersion, before.newestVersion);
-            const record = { ...counted, newestVersion: newest, createdAt: before.createdAt, archivedAt: before.archivedAt ?? null };
-            this.#putMeta(record);
-          }),
+        measure(
+          this.#files,
+          this.#versions,
+          now,
+          (counted) =>
+            this.#withMeta((before) => {
+              const newest = maxId(counted.newestVersion, before.newestVersion);
+              const record = { ...counted, newestVersion: newest, createdAt: before.createdAt, archivedAt: before.archivedAt ?? null };
+              this.#putMeta(record);
+            }),
+          this.#listing,
         ),
       );
       return;
