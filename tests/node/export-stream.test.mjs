@@ -143,11 +143,12 @@ describe("exportBlob's cost in transactions and requests", () => {
       transactions = 0;
       for (const key of Object.keys(requests)) delete requests[key];
       const blob = await tool.exportBlob();
-      // One to list; the records in pages of 32, then of 1,000 (a chunk's worth, ~1 MB), each
-      // page its own transaction, never all 2,500 in one read; the contents come with them
-      // (each record holds a copy of its head's bytes), so the content store is not read.
-      assert.equal(transactions, 5, JSON.stringify(requests));
-      assert.deepEqual(requests, { "files.getAll": 4, "meta.get": 5 });
+      // One to list; the records in pages of 32, then of 524 (a chunk's worth, 512 KiB by the
+      // last page's sizes): 32 + 4 × 524 + 372, each page its own transaction, never all 2,500
+      // in one read; the contents come with them (each record holds a copy of its head's
+      // bytes), so the content store is not read.
+      assert.equal(transactions, 7, JSON.stringify(requests));
+      assert.deepEqual(requests, { "files.getAll": 6, "meta.get": 7 });
       assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
 
       // Records without the copy (a store written before it): the chunk's contents are read
@@ -158,8 +159,8 @@ describe("exportBlob's cost in transactions and requests", () => {
       for (const key of Object.keys(requests)) delete requests[key];
       transactions = 0;
       const uncopied = await again.exportBlob();
-      assert.equal(transactions, 5);
-      assert.deepEqual(requests, { "files.getAll": 4, "meta.get": 5, "contents.getAllKeys": 4, "contents.getAll": 4 });
+      assert.equal(transactions, 7);
+      assert.deepEqual(requests, { "files.getAll": 6, "meta.get": 7, "contents.getAllKeys": 6, "contents.getAll": 6 });
       assert.deepEqual(JSON.parse(await uncopied.text()), await again.export());
 
       // Every other memory rewritten: the current contents are now scattered among the old
@@ -181,7 +182,7 @@ describe("exportBlob's cost in transactions and requests", () => {
     }
   });
 
-  test("30 memories of 100,000 bytes: chunks of about 1 MB, the first with the page of records", async () => {
+  test("30 memories of 100,000 bytes: chunks of about 512 KiB, the first with the page of records", async () => {
     const SIZE = 100_000;
     const storage = new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
     const open = storage.open.bind(storage);
@@ -207,11 +208,11 @@ describe("exportBlob's cost in transactions and requests", () => {
       transactions = 0;
       const seen = [];
       const blob = await tool.exportBlob({ onProgress: (p) => seen.push(p) });
-      // 11 memories make 1.1 MB: chunks of 11, 11 and 8 from the one page of 30 records (a
-      // first page is 32 at most). The first chunk's contents are the copies in the page's
-      // records; the two others, read in transactions of their own, come from the contents.
-      assert.equal(transactions, 4);
-      assert.deepEqual(requests, { files: 1, contents: 2 });
+      // 6 memories make 600 KB: five chunks of 6 from the one page of 30 records (a first page
+      // is 32 at most). The first chunk's contents are the copies in the page's records; the
+      // four others, read in transactions of their own, come from the contents.
+      assert.equal(transactions, 6);
+      assert.deepEqual(requests, { files: 1, contents: 4 });
       assert.deepEqual(seen[0], { done: 0, total: 30 });
       assert.deepEqual(seen.at(-1), { done: 30, total: 30 });
       assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
