@@ -67,7 +67,8 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
             .str("reason", reason)
             .finish();
     };
-    let mut damaged: Vec<&String> = snap.damaged_below("").iter().collect();
+    // `&str`, not `&String`: the sort of `&str` is the one `BTreeSet<&str>` already brings.
+    let mut damaged: Vec<&str> = snap.damaged_below("").iter().map(String::as_str).collect();
     damaged.sort();
     for key in damaged {
         skip("path", key, "its record cannot be read");
@@ -470,9 +471,14 @@ impl Bundle {
         }
         let held: HashMap<&str, &BundleMemory> =
             memories.iter().map(|m| (m.id.as_str(), m)).collect();
-        let mut ends: Vec<(&&str, &&BundleVersion)> = newest.iter().collect();
-        ends.sort_by(|a, b| a.0.cmp(b.0));
-        for (memory_id, last) in ends {
+        // In memory id order; the ids (the map's keys) sorted alone, with the sort of `&str`
+        // the crate already has, rather than an instance of the sort for the pairs.
+        let mut ends: Vec<&str> = newest.keys().copied().collect();
+        ends.sort();
+        for memory_id in ends {
+            let Some(last) = newest.get(memory_id) else {
+                continue;
+            };
             match held.get(memory_id) {
                 Some(memory) if memory.head.as_deref().is_some_and(|h| h != last.record.id) => {
                     return Err(invalid(fill(

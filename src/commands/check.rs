@@ -31,7 +31,9 @@ pub(super) fn run(repair: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome
         .map(String::as_str)
         .collect();
     let records = sorted_by_utf16(snap.subtree(""), |r| r.path.as_str());
-    let mut damaged_records: Vec<&String> = snap.damaged_below("").iter().collect();
+    // `&str`, not `&String`: the sort of `&str` is the one `BTreeSet<&str>` already brings.
+    let mut damaged_records: Vec<&str> =
+        snap.damaged_below("").iter().map(String::as_str).collect();
     damaged_records.sort();
     let missing: Vec<_> = records
         .iter()
@@ -71,10 +73,10 @@ pub(super) fn run(repair: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome
         let size = snap
             .listing("")
             .iter()
-            .find(|e| &e.path == key)
+            .find(|e| e.path == key)
             .map_or(0, |e| e.size);
         history.push(Write::DeleteFile {
-            path: key.clone(),
+            path: key.to_string(),
             size,
             tree: None,
         });

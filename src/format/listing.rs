@@ -9,15 +9,14 @@ pub(crate) fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-/// The order of `keys` by UTF-16 code units, as indexes: the one sort of the crate (each
-/// `sort_by` on another type would add its own copy of the sort to the wasm).
+/// The order of `keys` by UTF-16 code units, as indexes, equal keys in their first order.
 pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
     // UTF-16 order differs from code point order (which is UTF-8 byte order) only between a
     // character from U+E000 up and one past U+FFFF: their UTF-8 forms start with a byte of
     // 0xEE or more. Two keys of which one has no such byte compare as bytes.
     let high: Vec<bool> = keys.iter().map(|k| k.bytes().any(|b| b >= 0xee)).collect();
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|&a, &b| {
+    merge_sort(&mut order, &|a, b| {
         let (x, y) = (keys.get(a).unwrap_or(&""), keys.get(b).unwrap_or(&""));
         if high.get(a) == Some(&true) && high.get(b) == Some(&true) {
             utf16_cmp(x, y)
@@ -26,6 +25,54 @@ pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
         }
     });
     order
+}
+
+/// Sorts `v` stably by `cmp`, as `v.sort_by(cmp)` does (a stable sort by one total order has one
+/// result). Not the standard library's: each of its instances is ~4 KB of wasm. Bottom-up merges
+/// of runs that double in width; two runs already in order are kept with one comparison, so
+/// keys that come sorted (storage lists them so) cost about one comparison each.
+fn merge_sort(v: &mut Vec<usize>, cmp: &dyn Fn(usize, usize) -> Ordering) {
+    let n = v.len();
+    let mut from = std::mem::take(v);
+    let mut to: Vec<usize> = Vec::with_capacity(n);
+    let mut width = 1;
+    while width < n {
+        to.clear();
+        let mut start = 0;
+        while start < n {
+            let mid = n.min(start + width);
+            let end = n.min(start + 2 * width);
+            let (left, right) = (
+                from.get(start..mid).unwrap_or_default(),
+                from.get(mid..end).unwrap_or_default(),
+            );
+            match (left.last(), right.first()) {
+                (Some(&l), Some(&r)) if cmp(l, r) == Ordering::Greater => {
+                    let (mut i, mut j) = (0, 0);
+                    while let (Some(&l), Some(&r)) = (left.get(i), right.get(j)) {
+                        // Equal keys: the left run's first, which keeps the sort stable.
+                        if cmp(r, l) == Ordering::Less {
+                            to.push(r);
+                            j += 1;
+                        } else {
+                            to.push(l);
+                            i += 1;
+                        }
+                    }
+                    to.extend_from_slice(left.get(i..).unwrap_or_default());
+                    to.extend_from_slice(right.get(j..).unwrap_or_default());
+                }
+                _ => {
+                    to.extend_from_slice(left);
+                    to.extend_from_slice(right);
+                }
+            }
+            start = end;
+        }
+        std::mem::swap(&mut from, &mut to);
+        width *= 2;
+    }
+    *v = from;
 }
 
 /// `items` sorted by the UTF-16 order of `key`.
@@ -292,6 +339,13 @@ mod tests {
         let mut want = keys.clone();
         want.sort_by(|a, b| super::utf16_cmp(a, b));
         assert_eq!(sorted, want);
+        // Stable, as `sort_by`: equal keys keep their first order, whatever the length.
+        for n in [0, 1, 2, 3, 5, 8, 13, 64, 100] {
+            let keys: Vec<&str> = (0..n).map(|i| ["b", "a", "c", "a"][i % 4]).collect();
+            let mut want: Vec<usize> = (0..n).collect();
+            want.sort_by(|&a, &b| keys[a].cmp(keys[b]));
+            assert_eq!(super::utf16_order(&keys), want, "{n}");
+        }
         // The difference the fast path must keep: U+E000 sorts after U+10000 in UTF-16.
         assert_eq!(super::utf16_order(&["\u{e000}", "\u{10000}"]), vec![1, 0]);
     }
