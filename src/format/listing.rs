@@ -29,9 +29,13 @@ pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
 
 /// Sorts `v` stably by `cmp`, as `v.sort_by(cmp)` does (a stable sort by one total order has one
 /// result). Not the standard library's: each of its instances is ~4 KB of wasm. Bottom-up merges
-/// of runs that double in width; two runs already in order are kept with one comparison, so
-/// keys that come sorted (storage lists them so) cost about one comparison each.
+/// of runs that double in width; keys that come sorted (storage lists them so) cost one pass.
 fn merge_sort(v: &mut Vec<usize>, cmp: &dyn Fn(usize, usize) -> Ordering) {
+    if v.windows(2)
+        .all(|pair| matches!(pair, &[a, b] if cmp(a, b) != Ordering::Greater))
+    {
+        return;
+    }
     let n = v.len();
     let mut from = std::mem::take(v);
     let mut to: Vec<usize> = Vec::with_capacity(n);
