@@ -10,6 +10,7 @@ use crate::format::json::write_value;
 use crate::format::json::{Json, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{base64_decode, cat, decimal, fill, group, signed};
+use crate::format::sort::sort_strs;
 use crate::format::texts;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
@@ -67,9 +68,8 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
             .str("reason", reason)
             .finish();
     };
-    // `&str`, not `&String`: the sort of `&str` is the one `BTreeSet<&str>` already brings.
     let mut damaged: Vec<&str> = snap.damaged_below("").iter().map(String::as_str).collect();
-    damaged.sort();
+    sort_strs(&mut damaged);
     for key in damaged {
         skip("path", key, "its record cannot be read");
     }
@@ -471,10 +471,9 @@ impl Bundle {
         }
         let held: HashMap<&str, &BundleMemory> =
             memories.iter().map(|m| (m.id.as_str(), m)).collect();
-        // In memory id order; the ids (the map's keys) sorted alone, with the sort of `&str`
-        // the crate already has, rather than an instance of the sort for the pairs.
+        // In memory id order (the map's keys, sorted alone).
         let mut ends: Vec<&str> = newest.keys().copied().collect();
-        ends.sort();
+        sort_strs(&mut ends);
         for memory_id in ends {
             let Some(last) = newest.get(memory_id) else {
                 continue;

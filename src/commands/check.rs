@@ -9,6 +9,7 @@ use super::rules::{refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::ObjectWriter;
 use crate::format::listing::sorted_by_utf16;
+use crate::format::sort::sort_strs;
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
 use std::collections::HashSet;
 
@@ -31,10 +32,9 @@ pub(super) fn run(repair: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome
         .map(String::as_str)
         .collect();
     let records = sorted_by_utf16(snap.subtree(""), |r| r.path.as_str());
-    // `&str`, not `&String`: the sort of `&str` is the one `BTreeSet<&str>` already brings.
     let mut damaged_records: Vec<&str> =
         snap.damaged_below("").iter().map(String::as_str).collect();
-    damaged_records.sort();
+    sort_strs(&mut damaged_records);
     let missing: Vec<_> = records
         .iter()
         .filter(|r| !stored.contains(r.content.as_str()))

@@ -1,6 +1,7 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (docs/TOOL.md#directory-listing).
 
 use crate::format::render::{fill, format_size, group, push_size};
+use crate::format::sort::sort_indexes;
 use crate::format::texts;
 use std::cmp::Ordering;
 
@@ -16,7 +17,7 @@ pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
     // 0xEE or more. Two keys of which one has no such byte compare as bytes.
     let high: Vec<bool> = keys.iter().map(|k| k.bytes().any(|b| b >= 0xee)).collect();
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    merge_sort(&mut order, &|a, b| {
+    sort_indexes(&mut order, &|a, b| {
         let (x, y) = (keys.get(a).unwrap_or(&""), keys.get(b).unwrap_or(&""));
         if high.get(a) == Some(&true) && high.get(b) == Some(&true) {
             utf16_cmp(x, y)
@@ -25,58 +26,6 @@ pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
         }
     });
     order
-}
-
-/// Sorts `v` stably by `cmp`, as `v.sort_by(cmp)` does (a stable sort by one total order has one
-/// result). Not the standard library's: each of its instances is ~4 KB of wasm. Bottom-up merges
-/// of runs that double in width; keys that come sorted (storage lists them so) cost one pass.
-fn merge_sort(v: &mut Vec<usize>, cmp: &dyn Fn(usize, usize) -> Ordering) {
-    if v.windows(2)
-        .all(|pair| matches!(pair, &[a, b] if cmp(a, b) != Ordering::Greater))
-    {
-        return;
-    }
-    let n = v.len();
-    let mut from = std::mem::take(v);
-    let mut to: Vec<usize> = Vec::with_capacity(n);
-    let mut width = 1;
-    while width < n {
-        to.clear();
-        let mut start = 0;
-        while start < n {
-            let mid = n.min(start + width);
-            let end = n.min(start + 2 * width);
-            let (left, right) = (
-                from.get(start..mid).unwrap_or_default(),
-                from.get(mid..end).unwrap_or_default(),
-            );
-            match (left.last(), right.first()) {
-                (Some(&l), Some(&r)) if cmp(l, r) == Ordering::Greater => {
-                    let (mut i, mut j) = (0, 0);
-                    while let (Some(&l), Some(&r)) = (left.get(i), right.get(j)) {
-                        // Equal keys: the left run's first, which keeps the sort stable.
-                        if cmp(r, l) == Ordering::Less {
-                            to.push(r);
-                            j += 1;
-                        } else {
-                            to.push(l);
-                            i += 1;
-                        }
-                    }
-                    to.extend_from_slice(left.get(i..).unwrap_or_default());
-                    to.extend_from_slice(right.get(j..).unwrap_or_default());
-                }
-                _ => {
-                    to.extend_from_slice(left);
-                    to.extend_from_slice(right);
-                }
-            }
-            start = end;
-        }
-        std::mem::swap(&mut from, &mut to);
-        width *= 2;
-    }
-    *v = from;
 }
 
 /// `items` sorted by the UTF-16 order of `key`.
