@@ -10,6 +10,7 @@ use crate::format::json::write_value;
 use crate::format::json::{Json, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{base64_decode, cat, decimal, fill, group, signed};
+use crate::format::sort::sort_strs;
 use crate::format::texts;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
@@ -67,8 +68,8 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
             .str("reason", reason)
             .finish();
     };
-    let mut damaged: Vec<&String> = snap.damaged_below("").iter().collect();
-    damaged.sort();
+    let mut damaged: Vec<&str> = snap.damaged_below("").iter().map(String::as_str).collect();
+    sort_strs(&mut damaged);
     for key in damaged {
         skip("path", key, "its record cannot be read");
     }
@@ -470,9 +471,13 @@ impl Bundle {
         }
         let held: HashMap<&str, &BundleMemory> =
             memories.iter().map(|m| (m.id.as_str(), m)).collect();
-        let mut ends: Vec<(&&str, &&BundleVersion)> = newest.iter().collect();
-        ends.sort_by(|a, b| a.0.cmp(b.0));
-        for (memory_id, last) in ends {
+        // In memory id order (the map's keys, sorted alone).
+        let mut ends: Vec<&str> = newest.keys().copied().collect();
+        sort_strs(&mut ends);
+        for memory_id in ends {
+            let Some(last) = newest.get(memory_id) else {
+                continue;
+            };
             match held.get(memory_id) {
                 Some(memory) if memory.head.as_deref().is_some_and(|h| h != last.record.id) => {
                     return Err(invalid(fill(

@@ -9,6 +9,7 @@ use super::rules::{refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::ObjectWriter;
 use crate::format::listing::sorted_by_utf16;
+use crate::format::sort::sort_strs;
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
 use std::collections::HashSet;
 
@@ -31,8 +32,9 @@ pub(super) fn run(repair: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome
         .map(String::as_str)
         .collect();
     let records = sorted_by_utf16(snap.subtree(""), |r| r.path.as_str());
-    let mut damaged_records: Vec<&String> = snap.damaged_below("").iter().collect();
-    damaged_records.sort();
+    let mut damaged_records: Vec<&str> =
+        snap.damaged_below("").iter().map(String::as_str).collect();
+    sort_strs(&mut damaged_records);
     let missing: Vec<_> = records
         .iter()
         .filter(|r| !stored.contains(r.content.as_str()))
@@ -71,10 +73,10 @@ pub(super) fn run(repair: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome
         let size = snap
             .listing("")
             .iter()
-            .find(|e| &e.path == key)
+            .find(|e| e.path == key)
             .map_or(0, |e| e.size);
         history.push(Write::DeleteFile {
-            path: key.clone(),
+            path: key.to_string(),
             size,
             tree: None,
         });

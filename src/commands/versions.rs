@@ -7,11 +7,12 @@ use super::rules::{check_count, check_size, placement_reads, refuse_if_read_only
 use crate::commands::Context;
 use crate::format::json::quote;
 use crate::format::render::{decimal, echo, fill};
+use crate::format::sort::sorted_unique;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_floor;
 use crate::model::record::{Change, VersionRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 fn stop(code: ErrorCode, message: String) -> Stop {
     Stop::Fail(ToolError::new(code, message))
@@ -268,7 +269,7 @@ pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
         .iter()
         .filter(|v| v.created_at < cutoff)
         .collect();
-    let memories: BTreeSet<&str> = candidates.iter().map(|v| v.memory_id.as_str()).collect();
+    let memories = sorted_unique(candidates.iter().map(|v| v.memory_id.as_str()).collect());
     snap.need(
         memories
             .iter()
@@ -284,7 +285,7 @@ pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
         .filter(|v| !heads.contains(v.id.as_str()))
         .collect();
     let pruned_ids: HashSet<&str> = pruned.iter().map(|v| v.id.as_str()).collect();
-    let keys: BTreeSet<&str> = pruned.iter().filter_map(|v| v.content.as_deref()).collect();
+    let keys = sorted_unique(pruned.iter().filter_map(|v| v.content.as_deref()).collect());
     let holders: Vec<Read> = keys
         .iter()
         .map(|k| Read::VersionsWithContent(k.to_string()))

@@ -1,6 +1,7 @@
 //! The directory view: two levels deep, hidden names left out, sizes summed (docs/TOOL.md#directory-listing).
 
 use crate::format::render::{fill, format_size, group, push_size};
+use crate::format::sort::sort_indexes;
 use crate::format::texts;
 use std::cmp::Ordering;
 
@@ -9,15 +10,14 @@ pub(crate) fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-/// The order of `keys` by UTF-16 code units, as indexes: the one sort of the crate (each
-/// `sort_by` on another type would add its own copy of the sort to the wasm).
+/// The order of `keys` by UTF-16 code units, as indexes, equal keys in their first order.
 pub(crate) fn utf16_order(keys: &[&str]) -> Vec<usize> {
     // UTF-16 order differs from code point order (which is UTF-8 byte order) only between a
     // character from U+E000 up and one past U+FFFF: their UTF-8 forms start with a byte of
     // 0xEE or more. Two keys of which one has no such byte compare as bytes.
     let high: Vec<bool> = keys.iter().map(|k| k.bytes().any(|b| b >= 0xee)).collect();
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|&a, &b| {
+    sort_indexes(&mut order, &|a, b| {
         let (x, y) = (keys.get(a).unwrap_or(&""), keys.get(b).unwrap_or(&""));
         if high.get(a) == Some(&true) && high.get(b) == Some(&true) {
             utf16_cmp(x, y)
@@ -292,6 +292,13 @@ mod tests {
         let mut want = keys.clone();
         want.sort_by(|a, b| super::utf16_cmp(a, b));
         assert_eq!(sorted, want);
+        // Stable, as `sort_by`: equal keys keep their first order, whatever the length.
+        for n in [0, 1, 2, 3, 5, 8, 13, 64, 100] {
+            let keys: Vec<&str> = (0..n).map(|i| ["b", "a", "c", "a"][i % 4]).collect();
+            let mut want: Vec<usize> = (0..n).collect();
+            want.sort_by(|&a, &b| keys[a].cmp(keys[b]));
+            assert_eq!(super::utf16_order(&keys), want, "{n}");
+        }
         // The difference the fast path must keep: U+E000 sorts after U+10000 in UTF-16.
         assert_eq!(super::utf16_order(&["\u{e000}", "\u{10000}"]), vec![1, 0]);
     }

@@ -5,4 +5,5 @@ pub(crate) mod json;
 pub(crate) mod listing;
 pub(crate) mod render;
 pub(crate) mod search;
+pub(crate) mod sort;
 pub(crate) mod texts;

@@ -5,6 +5,7 @@ pub(crate) mod config;
 pub(crate) mod error;
 pub(crate) mod ids;
 pub(crate) mod input;
+pub(crate) mod lowercase;
 pub(crate) mod path;
 pub(crate) mod record;
 pub(crate) mod secrets;

@@ -275,11 +275,7 @@ fn private_key_block(text: &str) -> Option<&'static str> {
 /// key file, counts as a line break). Empty unless the body looks random.
 fn armoured_body(text: &str) -> String {
     let mut body = String::new();
-    let lines = text
-        .split('\n')
-        .flat_map(|line| line.split("\\n"))
-        .take(400);
-    for line in lines {
+    for line in armour_lines(text).take(400) {
         let line = line.trim();
         if line.is_empty() || (body.is_empty() && line.contains(':')) {
             continue;
@@ -297,6 +293,39 @@ fn armoured_body(text: &str) -> String {
     } else {
         String::new()
     }
+}
+
+/// The lines of `text` split at line feeds and at the two characters `\n` (a key pasted into
+/// a JSON or shell string), as `text.split('\n').flat_map(|l| l.split("\\n"))` gives them.
+/// By bytes: `str::split` with a `&str` pattern brings in the standard library's slicing panic,
+/// whose message ships the Unicode `printable` tables in the wasm (see `format::search`).
+fn armour_lines(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut at = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        // Both separators are ASCII, so every cut is at a char boundary and `get` succeeds.
+        while let Some(&b) = bytes.get(at) {
+            let width = match b {
+                b'\n' => 1,
+                b'\\' if bytes.get(at + 1) == Some(&b'n') => 2,
+                _ => 0,
+            };
+            if width > 0 {
+                let line = text.get(start..at);
+                at += width;
+                start = at;
+                return line;
+            }
+            at += 1;
+        }
+        done = true;
+        text.get(start..)
+    })
 }
 
 /// A PuTTY key file: `PuTTY-User-Key-File-` and, after it, `Private-Lines:` with a random body.
@@ -685,6 +714,30 @@ fn has_placeholder_word(body: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn armour_lines_split_as_str_split_does() {
+        let texts = [
+            "",
+            "\n",
+            "\\n",
+            "a",
+            "a\nb",
+            "a\\nb",
+            "\\\\n",
+            "\\",
+            "a\\",
+            "\\\n\\n\n",
+            "x\\n\\n",
+            "\n\n",
+            "é\\né\n\\",
+            "AAAA\\nBBBB\nCCCC\\n",
+        ];
+        for text in texts {
+            let want: Vec<&str> = text.split('\n').flat_map(|l| l.split("\\n")).collect();
+            assert_eq!(armour_lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn finds_each_kind() {

@@ -1,6 +1,7 @@
 //! A memory store's record and its mount slug (docs/TOOL.md#memory-stores).
 
 use crate::format::json::{Json, ObjectWriter};
+use crate::model::lowercase::lowercase;
 use crate::model::path::nfc;
 use crate::model::time::{parse_rfc3339, rfc3339};
 
@@ -19,9 +20,10 @@ pub(crate) const MAX_SLUG_BYTES: usize = 255;
 /// no letter or digit.
 pub fn slug(name: &str) -> String {
     // Character by character: `str::to_lowercase`'s final-sigma rule would cost the module
-    // 5.7 KB (gzipped) of tables for one Greek letter's end-of-word form. Lowercasing can leave
-    // a string that is not NFC: normalise again before filtering.
-    let lower: String = nfc(name).chars().flat_map(char::to_lowercase).collect();
+    // 5.7 KB (gzipped) of tables for one Greek letter's end-of-word form; and by `lowercase`,
+    // `char::to_lowercase` from a smaller table. Lowercasing can leave a string that is not NFC:
+    // normalise again before filtering.
+    let lower: String = nfc(name).chars().flat_map(lowercase).collect();
     let lower = nfc(&lower);
     let mut out = String::with_capacity(lower.len().min(MAX_SLUG_BYTES));
     // Whether the character before was kept: a mark is kept only on a kept character, so
