@@ -4,13 +4,14 @@
 use crate::commands::rules::{fail, Voice};
 use crate::commands::Context;
 use crate::format::render::{fill, group};
+use crate::format::sort::sorted_unique;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::ids::{IdSource, VersionIds};
 use crate::model::record::{sha256_hex, Change, FileRecord, HistoryCount, VersionRecord};
 use crate::protocol::Prehashed;
 use crate::protocol::{Read, Snapshot, Stop, Write};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 /// Where a memory's new bytes come from.
 pub(crate) enum Bytes<'a> {
@@ -360,11 +361,13 @@ impl<'c> History<'c> {
         }
         let kept_keys: HashSet<&str> = kept.iter().map(String::as_str).collect();
         let doomed_ids: HashSet<&str> = doomed.iter().map(|(id, _)| id.as_str()).collect();
-        let keys: BTreeSet<&str> = doomed
-            .iter()
-            .filter_map(|(_, key)| key.as_deref())
-            .filter(|key| !kept_keys.contains(*key))
-            .collect();
+        let keys = sorted_unique(
+            doomed
+                .iter()
+                .filter_map(|(_, key)| key.as_deref())
+                .filter(|key| !kept_keys.contains(*key))
+                .collect(),
+        );
         let holders: Vec<Read> = keys
             .iter()
             .map(|key| Read::VersionsWithContent(key.to_string()))
