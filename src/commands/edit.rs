@@ -1,6 +1,6 @@
 //! `str_replace` and `insert` (docs/TOOL.md#str_replace, docs/TOOL.md#insert): edits of one text file.
 
-use super::history::{clock_read, Bytes, History};
+use super::history::{clock_read, may_read_history, Bytes, History};
 use super::policy::vet;
 use super::rules::{check_size, fail, Voice};
 use crate::commands::Context;
@@ -16,6 +16,7 @@ use crate::protocol::{Outcome, Read, Snapshot, Stop};
 /// The file at `path` and its text; `missing` is the message when there is no such file.
 fn load_text<'s>(
     path: &MemoryPath,
+    cx: &Context,
     snap: &'s Snapshot,
     missing: String,
 ) -> Result<(&'s FileRecord, &'s str), Stop> {
@@ -24,11 +25,11 @@ fn load_text<'s>(
         return Err(fail(ErrorCode::NotFound, missing));
     };
     // The history budget (docs/TOOL.md#history-budget) reads the memory's version records
-    // when the record has not counted them: then in the same round as the bytes, as a round
-    // of its own would make the edit wait for one more. A counted memory within budget needs
-    // no read at all.
+    // when the record has not counted them or the edit may not fit: then in the same round
+    // as the bytes, as a round of its own would make the edit wait for one more. A counted
+    // memory well within budget needs no read at all.
     let mut reads = vec![Read::Content(record.content.clone())];
-    if record.history.is_none() {
+    if may_read_history(record, cx) {
         reads.push(Read::History(record.id.clone()));
     }
     snap.need(reads)?;
@@ -46,7 +47,7 @@ pub(super) fn str_replace(
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
     let missing = fill(texts::EDIT_NOT_FOUND, &[path.raw()]);
-    let (record, text) = load_text(path, snap, missing)?;
+    let (record, text) = load_text(path, cx, snap, missing)?;
     // Occurrences, without overlap from the left, with the line each starts on.
     let mut lines_of_matches = Vec::new();
     let mut line = 1;
@@ -118,7 +119,7 @@ pub(super) fn insert(
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
     let missing = fill(texts::NOT_FOUND, &[path.raw()]);
-    let (record, text) = load_text(path, snap, missing)?;
+    let (record, text) = load_text(path, cx, snap, missing)?;
     let mut lines: Vec<&str> = text.split('\n').collect();
     let n = lines.len();
     let line = insert_line.integer.unwrap_or(-1);

@@ -64,6 +64,19 @@ pub(crate) struct History<'c> {
     counted: Vec<(String, HistoryCount)>,
 }
 
+/// Whether a write of one new version of `record`'s memory may need its version records for
+/// the history budget (docs/TOOL.md#history-budget): when the record has not counted them, or
+/// its count with one more version of at most `max_file_bytes` would not fit. An edit then
+/// asks for them in the same round as the bytes; otherwise the budget needs no read.
+pub(crate) fn may_read_history(record: &FileRecord, cx: &Context) -> bool {
+    let Some(count) = record.history else {
+        return true;
+    };
+    let config = &cx.config;
+    count.versions.saturating_add(1) > config.max_versions_per_memory.max(1)
+        || count.bytes.saturating_add(config.max_file_bytes) > config.max_history_bytes_per_memory
+}
+
 /// The read every writing command makes in its first round, so that its version ids follow
 /// the store's newest one.
 pub(crate) fn clock_read() -> Read {

@@ -19,8 +19,9 @@ import { bundleEntries, bundleHead } from "../../pkg/memory_tool_wasm.js";
 /**
  * Bytes of content read per chunk (one read-only transaction): a transaction costs a round
  * trip to the storage, so fewer and bigger chunks are faster; but a page of records is read
- * and handed over in one callback, so its size is also the longest the page waits (512 KiB:
- * 15–20 ms in Chromium for 10,000 × 1 KB, where 1 MiB pages held it 40–54 ms).
+ * and handed over in one callback, so its size is also how long the page may wait. For
+ * 10,000 × 1 KB in Chromium (8 runs each, `node bench/run.mjs --only stream --runs 8`):
+ * 512 KiB, 691 ms and a longest stall of 13–46 ms; 1 MiB, 521 ms and 27–73 ms.
  */
 const CHUNK_BYTES = 512 * 1024;
 /** Entries per chunk at most, whatever their size. */
