@@ -66,10 +66,6 @@ export class IndexedDbTx {
    * @type {Map<string, Uint8Array>}
    */
   #known = new Map();
-  /** The content keys of `#known` that came from the head copies of records read. */
-  #copied = new Set();
-  /** Whether the transaction may write (a repair's does). */
-  #writable;
 
   /**
    * @param {IDBTransaction} idbTx
@@ -87,7 +83,6 @@ export class IndexedDbTx {
     this.#listing = idbTx.objectStore(LISTING);
     this.#meta = idbTx.objectStore(META);
     this.#fail = fail;
-    this.#writable = idbTx.mode !== "readonly";
   }
 
   /** @param {string} path @param {(record: FileRecord | null) => void} cb */
@@ -252,10 +247,7 @@ export class IndexedDbTx {
   #record(stored) {
     if (stored === null || typeof stored !== "object" || !(HEAD_BYTES in stored)) return stored;
     const { [HEAD_BYTES]: bytes, ...record } = stored;
-    if (bytes instanceof Uint8Array && typeof record.content === "string") {
-      this.#known.set(record.content, bytes);
-      this.#copied.add(record.content);
-    }
+    if (bytes instanceof Uint8Array && typeof record.content === "string") this.#known.set(record.content, bytes);
     return /** @type {FileRecord} */ (record);
   }
 
@@ -490,28 +482,11 @@ export class IndexedDbTx {
   }
 
   /**
-   * Every key of the content store (keys only: no bytes are read). In a transaction that may
-   * write (a repair: it reads every record before this answers, as requests answer in order),
-   * a content whose entry is gone but whose bytes a record read here still holds as its head
-   * copy is put back from that copy first, and counted as there: the memory is whole again
-   * rather than deleted as damaged. A read-only check reports it missing, as it is.
+   * Every key of the content store (keys only: no bytes are read).
    * @param {(keys: string[]) => void} cb
    */
   getContentKeys(cb) {
-    this.#request(
-      () => this.#contents.getAllKeys(),
-      (found) => {
-        const keys = /** @type {string[]} */ (found);
-        if (!this.#writable || this.#copied.size === 0) {
-          cb(keys);
-          return;
-        }
-        const stored = new Set(keys);
-        const restored = [...this.#copied].filter((key) => !stored.has(key));
-        for (const key of restored) this.putContent(key, /** @type {Uint8Array} */ (this.#known.get(key)));
-        cb(restored.length === 0 ? keys : [...keys, ...restored]);
-      },
-    );
+    this.#request(() => this.#contents.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
   }
 
   /** @param {(ids: string[]) => void} cb */

@@ -185,44 +185,6 @@ describe("schema 4 in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  it("a content entry lost while its record's copy survives: the view reads the copy, repair puts it back", async () => {
-    const page = await session.openHarness();
-    const seen = await page.evaluate(async () => {
-      const tool = await harness.pkg.MemoryTool.open({ store: "half-lost" });
-      const memory = await tool.memories.create({ path: "/kept.md", content: "kept\n" });
-      // Straight in the database: only the content store's entry goes.
-      const db = await new Promise((resolve, reject) => {
-        const request = indexedDB.open("memory-tool-wasm:half-lost");
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      await new Promise((resolve, reject) => {
-        const tx = /** @type {IDBDatabase} */ (db).transaction(["files", "contents"], "readwrite");
-        const file = tx.objectStore("files").get("/kept.md");
-        file.onsuccess = () => tx.objectStore("contents").delete(file.result.content);
-        tx.oncomplete = resolve;
-        tx.onerror = () => reject(tx.error);
-      });
-      /** @type {IDBDatabase} */ (db).close();
-      const view = await tool.execute({ command: "view", path: "/memories/kept.md" });
-      const before = (await tool.check()).damaged;
-      await tool.repair();
-      const after = (await tool.check()).damaged;
-      const { data } = await tool.versions.list({ memory_id: memory.id });
-      const version = await tool.versions.get(data[0].id);
-      const paths = (await tool.memories.list()).map((m) => m.path);
-      tool.close();
-      return { view, before, after, content: version.content, paths, id: memory.id };
-    });
-    assert.equal(seen.view.isError, false, seen.view.content);
-    assert.deepEqual(seen.before, [{ path: "/kept.md", problem: "content", memory_id: seen.id }]);
-    assert.deepEqual(seen.after, []);
-    assert.equal(seen.content, "kept\n");
-    assert.deepEqual(seen.paths, ["/kept.md"]);
-    assert.deepEqual(session.pageProblems, []);
-    await page.close();
-  });
-
   it("last use and expiry: a view issues no write, its use is recorded later; expireAfterDays deletes what is past the limit", async () => {
     const page = await session.openHarness();
     await page.evaluate(installCounter);

@@ -105,28 +105,3 @@ for (const [name, makeStorage] of [
     });
   });
 }
-
-describe("a content entry lost while its record's copy survives (IndexedDbStorage)", () => {
-  test("a view reads the copy; check reports the content missing; repair puts it back from the copy and keeps the memory", async () => {
-    const storage = new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
-    const tool = await MemoryTool.open({ storage, store: "half" });
-    const memory = await tool.memories.create({ path: "/kept.md", content: "kept\n" });
-    const handle = await storage.open("half");
-    // Only the content store's entry goes (as a hand edit might); the record keeps its copy.
-    await handle.transaction("readwrite", (tx) => tx.getFile("/kept.md", (record) => tx.deleteContent(record.content)));
-    handle.close();
-    const view = await tool.execute({ command: "view", path: "/memories/kept.md" });
-    assert.deepEqual(view, { content: "Here's the content of /memories/kept.md with line numbers:\n     1\tkept\n     2\t", isError: false });
-    assert.deepEqual((await tool.check()).damaged, [{ path: "/kept.md", problem: "content", memory_id: memory.id }]);
-    const repaired = await tool.repair();
-    assert.equal(repaired.repaired, true);
-    assert.deepEqual((await tool.check()).damaged, []);
-    // The memory stays, whole: its head version's content reads from the content store again.
-    assert.deepEqual((await tool.memories.list()).map((m) => m.path), ["/kept.md"]);
-    const { data } = await tool.versions.list({ memory_id: memory.id });
-    assert.deepEqual(data.map((v) => v.operation), ["created"]);
-    const version = await tool.versions.get(data[0].id);
-    assert.equal(version.content, "kept\n");
-    tool.close();
-  });
-});
