@@ -16,19 +16,18 @@
 // `StoreHandle.transaction` does.
 //
 // What the package reads, per command (`node bench/request-trace.mjs` prints it; round by round):
-//   view file         files.get(p)                   (the record holds a copy of its head's bytes)
+//   view file         files.get(p)                   | contents.get(record.content)
 //   view directory    files.get(d) | listing.getAllKeys([d/, d0))  (view /memories: ["/", "0"),
 //                     one round)
 //   create            files.get(p), files.get(a) for each directory a on the way,
 //                     files.getKey([p/, p0)), meta.get       | writes
-//   str_replace,      files.get(p), meta.get                 | writes
-//   insert            (the bytes: the record's copy; the history budget: the record's count,
-//                     within budget, so no versions.memory.getAll)
+//   str_replace,      files.get(p), meta.get | contents.get(record.content) | writes
+//   insert            (the history budget: the record's count, within budget, so no
+//                     versions.memory.getAll)
 //   rename directory  files.get(d), files.get(e), files.getAll([d/, d0)), meta.get,
 //                     files.getKey([e/, e0))                 | writes
 //   delete directory  files.get(d), files.getAll([d/, d0)), meta.get | writes
-// Writes: create, str_replace and insert put the content, the file record (with a copy of the
-// content under `bytes`) and a version, and
+// Writes: create, str_replace and insert put the content, the file record and a version, and
 // (create, or a size that changed) the file's listing key `{path}\0{size}` (the old one
 // deleted); rename deletes the old directory's file records and listing keys with one key range
 // each, then puts each file record, its new listing key and a version per file; delete deletes
@@ -99,12 +98,15 @@ export function below(path) {
 }
 
 /**
- * view of a file: its record, which holds a copy of its bytes.
+ * view of a file: its record, then the content it names.
  * @param {Env} env
  * @param {string} path store path (`/doc.md`)
  */
 export function viewFile(env, path) {
-  return transaction(env, "readonly", [({ files }) => [files.get(path)]]);
+  return transaction(env, "readonly", [
+    ({ files }) => [files.get(path)],
+    ({ contents }, [record]) => [contents.get(record.content)],
+  ]);
 }
 
 /**
@@ -166,7 +168,7 @@ export function create(env, { record, version, bytes }) {
     ],
     ({ files, contents, versions, listing, meta }, read) => {
       contents.put(bytes, record.content);
-      files.put({ ...record, bytes });
+      files.put(record);
       listing.put(null, listingKey(record.path, record.size));
       versions.put(version);
       meta.put(nextMeta(read[read.length - 1], 1, record.size, version.id), META_KEY);
@@ -175,18 +177,24 @@ export function create(env, { record, version, bytes }) {
 }
 
 /**
- * str_replace or insert: the record (with the old bytes and its history count) and the
- * metadata record, then the new content, record, listing key (when the size changed),
- * version and metadata.
+ * str_replace or insert: the record (with its history count) and the metadata record, then
+ * the old content, then the new content, record, listing key (when the size changed), version
+ * and metadata.
  * @param {Env} env
  * @param {{ record: Record<string, any>, version: Record<string, any>, bytes: Uint8Array }} write
  */
 export function edit(env, { record, version, bytes }) {
+  /** @type {any} */ let old;
+  /** @type {any} */ let storeMeta;
   return transaction(env, "readwrite", [
     ({ files, meta }) => [files.get(record.path), meta.get(META_KEY)],
-    ({ files, contents, versions, listing, meta }, [old, storeMeta]) => {
+    ({ contents }, first) => {
+      [old, storeMeta] = first;
+      return [contents.get(old.content)];
+    },
+    ({ files, contents, versions, listing, meta }) => {
       contents.put(bytes, record.content);
-      files.put({ ...record, bytes });
+      files.put(record);
       // The package changes the listing key only when the size changed.
       if (old.size !== record.size) {
         listing.delete(listingKey(record.path, old.size));
@@ -264,11 +272,8 @@ export function putAll(env, { files = [], versions = [], contents = [], deleteFi
         unlist(path);
       }
       for (const [key, bytes] of contents) stores.contents.put(bytes, key);
-      // Each record with a copy of its head's bytes, as the package writes it.
-      const copies = new Map(contents);
       for (const record of files) {
-        const bytes = copies.get(record.content);
-        stores.files.put(bytes === undefined ? record : { ...record, bytes });
+        stores.files.put(record);
         unlist(record.path);
         stores.listing.put(null, listingKey(record.path, record.size));
       }
@@ -328,8 +333,8 @@ export function openDatabase(name) {
 }
 
 /**
- * export (the host API's, without versions): every file record, with the copy of its bytes
- * each holds, in one readonly transaction; resolves with the records and bytes read.
+ * export (the host API's, without versions): every file record, then their contents, in one
+ * readonly transaction; resolves with the records and bytes read.
  * @param {Env} env
  * @returns {Promise<{ files: any[], contents: any[] }>}
  */
@@ -338,9 +343,12 @@ export async function exportAll(env) {
   const out = { files: [], contents: [] };
   await transaction(env, "readonly", [
     ({ files }) => [files.getAll(below(""))],
-    (_, [records]) => {
+    ({ contents }, [records]) => {
       out.files = records;
-      out.contents = records.map((/** @type {any} */ r) => r.bytes);
+      return records.map((/** @type {any} */ r) => contents.get(r.content));
+    },
+    (_, bytes) => {
+      out.contents = bytes;
     },
   ]);
   return out;
@@ -361,7 +369,7 @@ export function importAll(env, { files, versions, contents }) {
       for (let i = 0; i < files.length; i++) {
         const [key, data] = contents[i];
         c.put(data, key);
-        f.put({ ...files[i], bytes: data });
+        f.put(files[i]);
         listing.put(null, listingKey(files[i].path, files[i].size));
         v.put(versions[i]);
         bytes += files[i].size;

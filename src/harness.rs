@@ -4,6 +4,7 @@
 
 use crate::commands::Operation;
 use crate::format::listing::ListingEntry;
+use crate::model::clock::StoreClock;
 use crate::model::config::Config;
 use crate::model::record::{FileRecord, VersionRecord};
 use crate::protocol::{Answer, Decision, Outcome, Read, Write};
@@ -31,6 +32,8 @@ pub struct MemStore {
     pub last: Counts,
     /// Whether the store is archived (every write is refused).
     pub archived: bool,
+    /// What the store remembers of the time (docs/TOOL.md#a-clock-that-can-be-trusted).
+    pub store_clock: Option<StoreClock>,
     /// Whether deletes take the compact form (docs/TOOL.md#delete-at-full-quota), as the
     /// adapter's retry of a delete at full quota runs them.
     pub compact: bool,
@@ -139,6 +142,15 @@ impl MemStore {
             Read::File(key) => Answer::File(self.files.get(key).cloned()),
             Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect(), Vec::new()),
             Read::Listing(key) => Answer::Listing(self.below(key).map(entry).collect()),
+            Read::FilesAfter { after, limit } => Answer::Subtree(
+                self.files
+                    .values()
+                    .filter(|r| after.as_ref().is_none_or(|a| r.path.as_str() > a.as_str()))
+                    .take(*limit)
+                    .cloned()
+                    .collect(),
+                Vec::new(),
+            ),
             // Answered by `drive` from the store the read names.
             Read::MountListing(_) => Answer::Listing(Vec::new()),
             Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
@@ -182,8 +194,8 @@ impl MemStore {
                     .collect(),
             ),
             Read::NewestVersionId => Answer::VersionId(self.versions.keys().next_back().cloned()),
+            Read::Clock => Answer::Clock(self.store_clock),
             Read::VersionIds => Answer::Ids(self.versions.keys().cloned().collect()),
-            Read::ContentKeys => Answer::Ids(self.contents.keys().cloned().collect()),
             Read::Policy {
                 path,
                 source,
@@ -251,6 +263,7 @@ impl MemStore {
             Write::DeleteVersion(id) => {
                 self.versions.remove(id);
             }
+            Write::PutClock(clock) => self.store_clock = Some(*clock),
         }
     }
 

@@ -35,6 +35,7 @@ pub use commands::{Context, Operation};
 pub use format::json::{quote, write_value, Json, JsonNumber, JsonStr};
 pub use format::listing::ListingEntry;
 pub use format::render::format_size;
+pub use model::clock::StoreClock;
 pub use model::config::Config;
 pub use model::error::{Detail, ErrorCode, ToolError};
 pub use model::input::{parse_tool_input, ToolCommand};

@@ -275,7 +275,7 @@ fn a_write_whose_history_cannot_fit_fails_and_changes_nothing() {
 }
 
 #[test]
-fn a_restore_of_a_version_the_budget_prunes_keeps_its_bytes() {
+fn a_restore_keeps_the_version_it_brought_back_and_the_budget_takes_another() {
     let mut store = MemStore::new(Config {
         max_versions_per_memory: 2,
         ..Config::default()
@@ -284,14 +284,17 @@ fn a_restore_of_a_version_the_budget_prunes_keeps_its_bytes() {
     let id = id_at(&store, "/a.md");
     let first = history_of(&store, &id)[0].id.clone();
     assert!(!put(&mut store, "/memories/a.md", "second").is_error());
-    // Restoring `first` writes a third version with first's bytes and prunes `first` itself.
+    let second = history_of(&store, &id)[1].id.clone();
+    // Restoring `first` writes a third version that points at it (docs/TOOL.md#retention):
+    // the budget takes `second`, never the version a restore points at.
     value(
         &mut store,
         &format!(r#"{{"call":"versions.restore","id":{}}}"#, q(&first)),
     );
     let history = history_of(&store, &id);
     assert_eq!(history.len(), 2);
-    assert!(history.iter().all(|v| v.id != first));
+    assert!(history.iter().any(|v| v.id == first));
+    assert!(history.iter().all(|v| v.id != second));
     assert_eq!(store.text_at("/a.md"), Some("first"));
     assert_consistent(&store);
     // A deletion is one version over the budget until the memory's next write, a restore.
@@ -311,7 +314,11 @@ fn a_restore_of_a_version_the_budget_prunes_keeps_its_bytes() {
         ),
     );
     assert_eq!(store.text_at("/a.md"), Some("first"));
-    assert_eq!(history_of(&store, &id).len(), 2);
+    // The deletion goes; both versions restores point at stay, one over the budget, until
+    // retention lets them go.
+    let history = history_of(&store, &id);
+    assert_eq!(history.len(), 3);
+    assert!(history.iter().all(|v| v.operation != Change::Deleted));
     assert_consistent(&store);
 }
 

@@ -2,7 +2,7 @@
 //! APIs (docs/TOOL.md#memory-stores).
 
 use super::bundle::{Bundle, OnConflict};
-use super::memories::ListOptions;
+use super::memories::{ExpiryRun, ListOptions};
 use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::format::json::Json;
@@ -33,20 +33,23 @@ pub enum HostCall {
         expected_sha256: Option<String>,
     },
     TouchMemories(Vec<String>),
-    /// `check()` / `repair()`: find (and with `repair`, remove) what cannot be read.
+    /// `check()` / `repair()`: find (and with `repair`, mend) what cannot be trusted, one page
+    /// of records after `after` at a time.
     Check {
         repair: bool,
+        after: Option<String>,
     },
     KeepMemory(String),
-    ExpireMemories {
-        older_than_days: i64,
-        dry_run: bool,
-    },
+    ExpireMemories(ExpiryRun),
     ListVersions(VersionFilter),
     GetVersion(String),
     RedactVersion(String),
     RestoreVersion(String),
-    Prune,
+    /// `versions.prune()`; `on_open`: the housekeeping of an open, on the store's trusted
+    /// clock (docs/TOOL.md#a-clock-that-can-be-trusted).
+    Prune {
+        on_open: bool,
+    },
     Export {
         include_versions: bool,
     },
@@ -146,9 +149,9 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
         "memories.update" => &["id", "path", "content", "precondition"],
         "memories.delete" => &["id", "expected_content_sha256"],
         "memories.touch" => &["paths"],
-        "check" | "repair" => &[],
+        "check" | "repair" => &["after"],
         "memories.keep" => &["id"],
-        "memories.expire" => &["older_than_days", "dry_run"],
+        "memories.expire" => &["older_than_days", "dry_run", "on_open", "only"],
         "versions.list" => &[
             "memory_id",
             "operation",
@@ -158,7 +161,7 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
             "limit",
             "page",
         ],
-        "versions.prune" => &[],
+        "versions.prune" => &["on_open"],
         "export" => &["include_versions"],
         "import" => &["bundle", "on_conflict"],
         "stores.create" => &["name", "description", "limits"],
@@ -254,14 +257,42 @@ impl HostCall {
                 _ => return Err(bad("`paths` must be an array of store paths".into())),
             }),
             "memories.keep" => HostCall::KeepMemory(args.required("id")?.to_string()),
-            "check" => HostCall::Check { repair: false },
-            "repair" => HostCall::Check { repair: true },
-            "memories.expire" => HostCall::ExpireMemories {
+            "check" => HostCall::Check {
+                repair: false,
+                after: args.string("after")?.map(str::to_string),
+            },
+            "repair" => HostCall::Check {
+                repair: true,
+                after: args.string("after")?.map(str::to_string),
+            },
+            "memories.expire" => HostCall::ExpireMemories(ExpiryRun {
                 older_than_days: args
                     .integer("older_than_days")?
                     .ok_or_else(|| bad("`older_than_days` is required".into()))?,
                 dry_run: args.boolean("dry_run")?.unwrap_or(false),
-            },
+                on_open: args.boolean("on_open")?.unwrap_or(false),
+                only: match json.field("only") {
+                    None => None,
+                    Some(Json::Array(items)) => Some(
+                        items
+                            .iter()
+                            .map(|item| {
+                                let id = item.field("id").and_then(Json::as_str)?;
+                                let at = item.field("last_accessed_at").and_then(Json::as_str)?;
+                                Some((id.to_string(), parse_rfc3339(at)?))
+                            })
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or_else(|| {
+                                bad("`only` must list { id, last_accessed_at } of memories".into())
+                            })?,
+                    ),
+                    Some(_) => {
+                        return Err(bad(
+                            "`only` must list { id, last_accessed_at } of memories".into()
+                        ))
+                    }
+                },
+            }),
             "versions.list" => {
                 let limit = args.integer("limit")?.unwrap_or(20);
                 if !(1..=100).contains(&limit) {
@@ -289,7 +320,9 @@ impl HostCall {
             "versions.get" => HostCall::GetVersion(args.required("id")?.to_string()),
             "versions.redact" => HostCall::RedactVersion(args.required("id")?.to_string()),
             "versions.restore" => HostCall::RestoreVersion(args.required("id")?.to_string()),
-            "versions.prune" => HostCall::Prune,
+            "versions.prune" => HostCall::Prune {
+                on_open: args.boolean("on_open")?.unwrap_or(false),
+            },
             "export" => HostCall::Export {
                 include_versions: args.boolean("include_versions")?.unwrap_or(false),
             },
@@ -332,7 +365,7 @@ impl HostCall {
                 | HostCall::Export { .. }
                 | HostCall::ListStores { .. }
                 | HostCall::GetStore(_)
-                | HostCall::Check { repair: false }
+                | HostCall::Check { repair: false, .. }
         )
     }
 }

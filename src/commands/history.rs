@@ -1,6 +1,7 @@
 //! The writes of a change, with the version that records it (docs/TOOL.md#versions): every command that
 //! changes a memory goes through `History`, so no change escapes the log.
 
+use super::retention::pinned;
 use crate::commands::rules::{fail, Voice};
 use crate::commands::Context;
 use crate::format::render::{fill, group};
@@ -463,32 +464,56 @@ impl<'c> History<'c> {
             .collect();
         let max_versions = self.cx.config.max_versions_per_memory.max(1);
         let max_bytes = self.cx.config.max_history_bytes_per_memory;
-        // Each content counts once, at its last holder: the bytes it holds go when that holder
-        // goes (one pass from the newest, so pruning is linear in the history).
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut frees: Vec<u64> = all
-            .iter()
-            .rev()
-            .map(|v| match v.content.as_deref() {
-                Some(key) if seen.insert(key) => v.size.unwrap_or(0),
-                _ => 0,
-            })
-            .collect();
-        frees.reverse();
-        let mut bytes = frees.iter().fold(0u64, |sum, n| sum.saturating_add(*n));
-        let mut first = 0;
-        while all.len() - first > max_versions as usize || bytes > max_bytes {
-            match all.get(first) {
-                Some(v) if !own_ids.contains(v.id.as_str()) => {
-                    bytes = bytes.saturating_sub(frees.get(first).copied().unwrap_or(0));
-                    first += 1;
+        // What a restore brought back or a sync conflict set aside is never the budget's to
+        // take (docs/TOOL.md#retention): retention alone lets it go.
+        let pins = pinned(all.iter().copied(), None);
+        // Each content counts once while any version holding it remains (a history is at most
+        // the budget's versions long: a list is enough).
+        let mut holders: Vec<(&str, usize, u64)> = Vec::new();
+        for v in &all {
+            if let Some(key) = v.content.as_deref() {
+                match holders.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some(entry) => entry.1 += 1,
+                    None => holders.push((key, 1, v.size.unwrap_or(0))),
                 }
-                _ => break,
+            }
+        }
+        let mut bytes = holders
+            .iter()
+            .fold(0u64, |sum, (_, _, size)| sum.saturating_add(*size));
+        let mut remaining = all.len();
+        let mut gone: HashSet<&str> = HashSet::new();
+        for v in &all {
+            if remaining <= max_versions as usize && bytes <= max_bytes {
+                break;
+            }
+            if own_ids.contains(v.id.as_str()) || pins.contains(&v.id) {
+                continue;
+            }
+            gone.insert(v.id.as_str());
+            remaining -= 1;
+            if let Some(entry) = v
+                .content
+                .as_deref()
+                .and_then(|k| holders.iter_mut().find(|(h, _, _)| *h == k))
+            {
+                entry.1 -= 1;
+                if entry.1 == 0 {
+                    bytes = bytes.saturating_sub(entry.2);
+                }
             }
         }
         let newest = all.last();
         let deleting = newest.is_some_and(|v| v.operation == Change::Deleted);
-        if bytes > max_bytes && !deleting {
+        // Refused only when this write's own versions cannot fit however much is pruned;
+        // pinned versions may hold a memory over its budget until retention lets them go.
+        let mut own_keys: HashSet<&str> = HashSet::new();
+        let own_bytes = own
+            .iter()
+            .filter_map(|v| v.content.as_deref().map(|k| (k, v.size.unwrap_or(0))))
+            .filter(|(k, _)| own_keys.insert(k))
+            .fold(0u64, |sum, (_, n)| sum.saturating_add(n));
+        if bytes > max_bytes && own_bytes > max_bytes && !deleting {
             let key = newest.and_then(|v| v.path.clone()).unwrap_or_default();
             let shown = match voice {
                 Voice::Model => self.cx.tool_path(&key),
@@ -502,7 +527,8 @@ impl<'c> History<'c> {
                 )),
             ));
         }
-        let (pruned, kept) = all.split_at(first.min(all.len()));
+        let (pruned, kept): (Vec<&&VersionRecord>, Vec<&&VersionRecord>) =
+            all.iter().partition(|v| gone.contains(v.id.as_str()));
         let count = HistoryCount {
             versions: kept.len() as u64,
             bytes,

@@ -10,7 +10,9 @@ use crate::commands::Context;
 use crate::format::json::{quote, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{cat, echo, fill};
+use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
+use crate::model::ids::version_id_time;
 use crate::model::path::parse_store_prefix;
 use crate::model::record::{sha256_hex, FileRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
@@ -352,17 +354,33 @@ pub(crate) fn keep(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
     ))
 }
 
-/// `memories.expire({ older_than_days, dry_run })` (docs/TOOL.md#last-use-and-expiry): every
-/// memory neither viewed nor changed for that many days is deleted as a normal version (by
-/// the host's actor, `expiry` when the package runs it), so its text stays in the history
-/// until retention; the write policy is asked as for any delete. A dry run writes nothing and
-/// says what would go.
-pub(crate) fn expire(
-    older_than_days: i64,
-    dry_run: bool,
-    cx: &Context,
-    snap: &Snapshot,
-) -> Result<Outcome, Stop> {
+/// How an expiry runs (docs/TOOL.md#last-use-and-expiry).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpiryRun {
+    /// Memories unused for longer than this many whole days go.
+    pub older_than_days: i64,
+    /// Say what would go, write nothing.
+    pub dry_run: bool,
+    /// The background expiry of an open: the cutoff counts from the time the open's
+    /// housekeeping trusted (docs/TOOL.md#a-clock-that-can-be-trusted), not from now.
+    pub on_open: bool,
+    /// Only these memories, each only if its last use is still the one given (id, epoch ms):
+    /// what an earlier dry run chose, less anything used since.
+    pub only: Option<Vec<(String, i64)>>,
+}
+
+/// `memories.expire({ older_than_days, dry_run, on_open, only })`
+/// (docs/TOOL.md#last-use-and-expiry): every memory neither viewed nor changed for that many
+/// days is deleted as a normal version (by the host's actor, `expiry` when the package runs
+/// it), so its text stays restorable for the retention period from that deletion; the write
+/// policy is asked as for any delete. A dry run writes nothing and says what would go.
+pub(crate) fn expire(run: &ExpiryRun, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+    let ExpiryRun {
+        older_than_days,
+        dry_run,
+        on_open,
+        ref only,
+    } = *run;
     if !(1..=MAX_EXPIRY_DAYS).contains(&older_than_days) {
         return Err(stop(
             ErrorCode::InvalidInput,
@@ -376,16 +394,29 @@ pub(crate) fn expire(
         refuse_if_read_only(cx, snap, Voice::Host, "expire memories")?;
     }
     let mut reads = vec![Read::Subtree(String::new())];
-    if !dry_run {
+    if !dry_run || on_open {
         reads.push(clock_read());
     }
+    if on_open {
+        reads.push(Read::Clock);
+    }
     snap.need(reads)?;
-    let cutoff = cx
-        .now
-        .saturating_sub(older_than_days.saturating_mul(DAY_MS));
+    let acting = if on_open {
+        let newest = snap.newest_version_id().and_then(version_id_time);
+        StoreClock::acting_at(snap.clock(), newest, cx.now)
+    } else {
+        cx.now
+    };
+    let cutoff = acting.saturating_sub(older_than_days.saturating_mul(DAY_MS));
+    let chosen = |r: &FileRecord| {
+        only.as_ref().is_none_or(|only| {
+            only.iter()
+                .any(|(id, last_used)| *id == r.id && *last_used == r.last_used())
+        })
+    };
     let due: Vec<&FileRecord> = sorted_by_utf16(snap.subtree(""), |r| r.path.as_str())
         .into_iter()
-        .filter(|r| r.last_used() < cutoff)
+        .filter(|r| r.last_used() < cutoff && chosen(r))
         .collect();
     let mut out = String::from("{\"type\":\"memories_expired\",\"dry_run\":");
     out.push_str(if dry_run { "true" } else { "false" });

@@ -13,6 +13,7 @@ pub(crate) mod memories;
 mod operation;
 mod policy;
 mod rename;
+mod retention;
 pub(crate) mod rules;
 pub(crate) mod stores;
 pub(crate) mod versions;

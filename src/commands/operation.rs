@@ -66,7 +66,7 @@ impl Operation {
             Operation::Host(Ok(HostCall::ListMemories(_)
                 | HostCall::Export { .. }
                 | HostCall::Check { .. }
-                | HostCall::ExpireMemories { .. }))
+                | HostCall::ExpireMemories(_)))
         )
     }
 
@@ -154,17 +154,14 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
             expected_sha256,
         } => memories::delete(id, expected_sha256.as_deref(), cx, snap),
         HostCall::TouchMemories(keys) => memories::touch(keys, cx, snap),
-        HostCall::Check { repair } => super::check::run(*repair, cx, snap),
+        HostCall::Check { repair, after } => super::check::run(*repair, after.as_deref(), cx, snap),
         HostCall::KeepMemory(id) => memories::keep(id, cx, snap),
-        HostCall::ExpireMemories {
-            older_than_days,
-            dry_run,
-        } => memories::expire(*older_than_days, *dry_run, cx, snap),
+        HostCall::ExpireMemories(run) => memories::expire(run, cx, snap),
         HostCall::ListVersions(filter) => versions::list(filter, snap),
         HostCall::GetVersion(id) => versions::get(id, snap),
         HostCall::RedactVersion(id) => versions::redact(id, cx, snap),
         HostCall::RestoreVersion(id) => versions::restore(id, cx, snap),
-        HostCall::Prune => versions::prune(cx, snap),
+        HostCall::Prune { on_open } => versions::prune(*on_open, cx, snap),
         HostCall::Export { include_versions } => bundle::export(*include_versions, snap),
         HostCall::Import {
             bundle,

@@ -3,13 +3,15 @@
 use super::history::{clock_read, Bytes, History};
 use super::memories::check_place;
 use super::policy::vet;
+use super::retention::{expired, Liveness};
 use super::rules::{check_count, check_size, placement_reads, refuse_if_read_only, Voice};
 use crate::commands::Context;
 use crate::format::json::quote;
 use crate::format::render::{decimal, echo, fill};
 use crate::format::sort::sorted_unique;
+use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
-use crate::model::ids::version_id_floor;
+use crate::model::ids::{version_id_floor, version_id_time};
 use crate::model::record::{Change, VersionRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
 use std::collections::HashSet;
@@ -257,33 +259,64 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
     Ok(Outcome::value(out, history.finish(snap, Voice::Host)?))
 }
 
-/// Retention: deletes versions older than the retention period, except the head of each live
-/// memory, and the bytes no remaining version holds. `{ pruned_versions, freed_contents }`.
-pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
+/// Retention (docs/TOOL.md#retention): takes every version the retention model lets go —
+/// superseded, or a deletion, longer ago than the retention period, and pinned by nothing —
+/// and the bytes no remaining version holds. `{ pruned_versions, freed_contents }`. On open
+/// (`on_open`) it acts at the time the store's clock trusts and records this open's clock
+/// (docs/TOOL.md#a-clock-that-can-be-trusted); on demand, at now.
+pub(crate) fn prune(on_open: bool, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     refuse_if_read_only(cx, snap, Voice::Host, "prune versions")?;
-    let cutoff = cx.now.saturating_sub(cx.config.retention_ms);
+    let mut writes: Vec<Write> = Vec::new();
+    let acting = if on_open {
+        snap.need(vec![Read::Clock, clock_read()])?;
+        let newest = snap.newest_version_id().and_then(version_id_time);
+        let (acting, record) = StoreClock::open(snap.clock(), newest, cx.now);
+        if snap.clock() != Some(record) {
+            writes.push(Write::PutClock(record));
+        }
+        acting
+    } else {
+        cx.now
+    };
+    let cutoff = acting.saturating_sub(cx.config.retention_ms);
     let old = Read::VersionsBelow(version_id_floor(cutoff));
     snap.need(vec![old.clone()])?;
-    let candidates: Vec<&VersionRecord> = snap
-        .versions(&old)
-        .iter()
-        .filter(|v| v.created_at < cutoff)
-        .collect();
-    let memories = sorted_unique(candidates.iter().map(|v| v.memory_id.as_str()).collect());
+    // Each memory's old versions are the oldest of its history (ids sort in write order). Only
+    // a memory with two of them or more, or an old deletion, can have one that stopped being
+    // live before the cutoff: the others need no read.
+    let mut old_of: Vec<(&str, usize, bool)> = Vec::new();
+    for version in snap.versions(&old) {
+        let deletion = version.operation == Change::Deleted;
+        match old_of.iter_mut().find(|(m, _, _)| *m == version.memory_id) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 |= deletion;
+            }
+            None => old_of.push((version.memory_id.as_str(), 1, deletion)),
+        }
+    }
+    let memories = sorted_unique(
+        old_of
+            .iter()
+            .filter(|(_, n, deletion)| *n >= 2 || *deletion)
+            .map(|(m, _, _)| *m)
+            .collect(),
+    );
     snap.need(
         memories
             .iter()
-            .map(|m| Read::FileById(m.to_string()))
+            .flat_map(|m| [Read::History(m.to_string()), Read::FileById(m.to_string())])
             .collect(),
     )?;
-    let heads: HashSet<&str> = memories
-        .iter()
-        .filter_map(|m| snap.file_by_id(m).and_then(|f| f.version.as_deref()))
-        .collect();
-    let pruned: Vec<&VersionRecord> = candidates
-        .into_iter()
-        .filter(|v| !heads.contains(v.id.as_str()))
-        .collect();
+    let mut pruned: Vec<&VersionRecord> = Vec::new();
+    for memory in &memories {
+        let history = snap.versions(&Read::History(memory.to_string()));
+        let liveness = match snap.file_by_id(memory) {
+            Some(record) => Liveness::Live(record.version.as_deref()),
+            None => Liveness::Deleted,
+        };
+        pruned.extend(expired(history, liveness, cutoff));
+    }
     let pruned_ids: HashSet<&str> = pruned.iter().map(|v| v.id.as_str()).collect();
     let keys = sorted_unique(pruned.iter().filter_map(|v| v.content.as_deref()).collect());
     let holders: Vec<Read> = keys
@@ -291,10 +324,7 @@ pub(crate) fn prune(cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
         .map(|k| Read::VersionsWithContent(k.to_string()))
         .collect();
     snap.need(holders.clone())?;
-    let mut writes: Vec<Write> = pruned
-        .iter()
-        .map(|v| Write::DeleteVersion(v.id.clone()))
-        .collect();
+    writes.extend(pruned.iter().map(|v| Write::DeleteVersion(v.id.clone())));
     let mut freed = 0;
     for (key, read) in keys.iter().zip(&holders) {
         if snap

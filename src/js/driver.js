@@ -32,7 +32,8 @@ import { decide, textOrBytes } from "./policy.js";
  *   | { op: "putContent", id: string, bytes: number }
  *   | { op: "deleteContent", id: string }
  *   | { op: "putVersion", record: import("./index.js").VersionRecord }
- *   | { op: "deleteVersion", id: string }} Write
+ *   | { op: "deleteVersion", id: string }
+ *   | { op: "putClock", clock: { seen: number, acting: number } }} Write
  */
 
 /**
@@ -346,7 +347,7 @@ export async function perform(handles, task, options = {}) {
 /**
  * Issues one read of the core's round on `tx`; its answer goes back through `answer`.
  * @param {StorageTx} tx
- * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, limit?: number, source?: string, operation?: string, oldPath?: string, hasContent?: boolean }} read
+ * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, after?: string, limit?: number, source?: string, operation?: string, oldPath?: string, hasContent?: boolean }} read
  * @param {number} index
  * @param {Task} task
  * @param {(index: number, supply: () => void) => void} answer
@@ -376,12 +377,16 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "hasChildren":
       tx.hasChildren(path, (yes) => json(Boolean(yes)));
       return;
-    case "contentKeys":
-      if (typeof tx.getContentKeys !== "function") {
-        throw new MemoryToolError("STORAGE_FAILED", "This storage cannot list its content keys (getContentKeys), which check and repair need.");
+    case "filesAfter": {
+      const after = typeof read.after === "string" ? read.after : null;
+      const limit = /** @type {number} */ (read.limit);
+      if (typeof tx.getFilesAfter === "function") tx.getFilesAfter(after, limit, (records) => json(records));
+      else {
+        // Key order is UTF-16 code unit order, which `<` on strings is.
+        tx.getSubtree("", (records) => json(records.filter((r) => after === null || r.path > after).slice(0, limit)));
       }
-      tx.getContentKeys((keys) => json(keys));
       return;
+    }
     case "archived":
       if (typeof tx.isArchived === "function") tx.isArchived((yes) => json(Boolean(yes)));
       else json(false);
@@ -417,6 +422,11 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
       return;
     case "newestVersionId":
       tx.getNewestVersionId((newest) => json(newest ?? null));
+      return;
+    case "clock":
+      // A storage that keeps no clock answers none: each open then acts as a store's first.
+      if (typeof tx.getClock === "function") tx.getClock((clock) => json(clock ?? null));
+      else json(null);
       return;
     case "versionIds":
       tx.getVersionIds((ids) => json(ids));
@@ -479,6 +489,9 @@ function issueWrite(tx, write, bytes, core) {
       return;
     case "deleteVersion":
       tx.deleteVersion(write.id);
+      return;
+    case "putClock":
+      if (typeof tx.putClock === "function") tx.putClock(write.clock);
       return;
     default:
       core(() => {

@@ -458,9 +458,21 @@ export interface CheckResult {
   type: "store_check";
   /** File records in the store, readable or not (before a repair). */
   files: number;
-  /** Whether what was found was taken out. */
+  /** Whether what was found was mended. */
   repaired: boolean;
-  damaged: Array<{ path: string; problem: "record" | "content"; memory_id?: string | null }>;
+  /**
+   * What cannot be trusted: `record`, a file record that cannot be read; `content`, a memory
+   * whose content is missing; `sha256`, a content whose bytes no longer match the memory's
+   * `content_sha256` (changed outside the package). After `repair`, `action` says what was
+   * done: `removed` (the record), `deleted` (the memory, as a version: there was no text to
+   * keep) or `kept` (the text as it is, recorded as a new version with its own hash).
+   */
+  damaged: Array<{
+    path: string;
+    problem: "record" | "content" | "sha256";
+    memory_id?: string | null;
+    action?: "removed" | "deleted" | "kept";
+  }>;
 }
 
 /** `memories.expire` options. */
@@ -972,8 +984,6 @@ export interface StorageTx {
   finish?(options?: { putNothing?: boolean }): void;
   /** Optional (required by `MemoryTool.usage`): the file count and the bytes of the files. */
   getUsage?(cb: (usage: { files: number; bytes: number }) => void): void;
-  /** Optional (required by `check`/`repair`): every key of the content store, no bytes. */
-  getContentKeys?(cb: (keys: string[]) => void): void;
   /**
    * Optional: whether the store is archived (every write refused with `ARCHIVED`, however it
    * was opened). A storage without it is never archived in itself; mounts still refuse.
@@ -990,6 +1000,13 @@ export interface StorageTx {
   putState?(name: string, value: unknown): void;
   /** Optional (required by `MemoryTool.state`): deletes the state under `name`. */
   deleteState?(name: string): void;
+  /**
+   * Optional: what the store remembers of the time, as `putClock` left it, or undefined
+   * (docs/TOOL.md#a-clock-that-can-be-trusted). Without it every open acts as a store's first.
+   */
+  getClock?(cb: (clock: unknown) => void): void;
+  /** Optional: stores what the store remembers of the time. */
+  putClock?(clock: { seen: number; acting: number }): void;
 }
 
 /** Options of `IndexedDbStorage`. */

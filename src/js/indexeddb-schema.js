@@ -8,17 +8,12 @@ import { MemoryToolError, toStorageError } from "./errors.js";
 
 /** The schema version this code writes; `upgrade` brings any older database up to it. */
 export const SCHEMA_VERSION = 4;
-/**
- * File records, keyed by their `path`; unique index `id` (the memory id). A record also
- * carries, under HEAD_BYTES, a copy of its head's bytes when the transaction that put it had
- * them, so a view or an edit reads a file in one request.
- */
+/** File records (metadata, no bytes), keyed by their `path`; unique index `id` (the memory id). */
 export const FILES = "files";
 /**
- * The field of a stored file record holding a copy of the bytes under its `content` key (the
- * content store keeps them too: versions, checks and older records read them there). Never
- * shown to the core; a record without it is read with a second request. The copy costs the
- * heads' bytes once more on disk (history is not copied).
+ * The field under which file records written by the package's previous release kept a copy of
+ * their head's bytes. No longer written or read: the content store is the one place of a
+ * text; a record that still holds a copy loses it at its next write.
  */
 export const HEAD_BYTES = "bytes";
 /**
@@ -45,6 +40,8 @@ export const LISTING = "listing";
 export const META = "meta";
 /** The key of the StoreMeta record in META. */
 export const META_KEY = "store";
+/** The `meta` key of what the store remembers of the time (docs/TOOL.md#a-clock-that-can-be-trusted). */
+export const CLOCK_KEY = "clock";
 /** How long an open may wait with no event before it fails clearly. */
 const OPEN_TIMEOUT_MS = 5000;
 /** Every object store: what a command's transaction spans. */

@@ -1,8 +1,7 @@
 // A command's IndexedDB transaction as the storage interface's StorageTx: each read and write
 // of the driver becomes requests on the object stores of indexeddb-schema.js, with the
-// `listing` store kept in step with `files` inside the same transaction, and each file record
-// carrying a copy of its head's bytes (`bytes`, see HEAD_BYTES), so reading a file is one
-// request.
+// `listing` store kept in step with `files` inside the same transaction. Each text is in one
+// place, the content store.
 
 import { toStorageError } from "./errors.js";
 import {
@@ -11,6 +10,7 @@ import {
   LISTING,
   META,
   META_KEY,
+  CLOCK_KEY,
   VERSIONS,
   HEAD_BYTES,
   listingKey,
@@ -59,13 +59,6 @@ export class IndexedDbTx {
    * @type {Set<string>}
    */
   #deletedTrees = new Set();
-  /**
-   * Bytes by content key, as this transaction saw them: the head copies of the file records
-   * it read, and the contents it put. A content read finds them here with no request, and a
-   * record put with a content key found here gets its copy.
-   * @type {Map<string, Uint8Array>}
-   */
-  #known = new Map();
 
   /**
    * @param {IDBTransaction} idbTx
@@ -139,19 +132,9 @@ export class IndexedDbTx {
 
   /** @param {string} id @param {(bytes: Uint8Array | undefined) => void} cb */
   getContent(id, cb) {
-    const known = this.#known.get(id);
-    if (known !== undefined) {
-      cb(known);
-      return;
-    }
     this.#request(
       () => this.#contents.get(id),
-      (value) => {
-        const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined;
-        // A record this transaction puts with this content (a restore) gets its copy.
-        if (bytes instanceof Uint8Array) this.#known.set(id, bytes);
-        cb(bytes);
-      },
+      (value) => cb(value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined),
     );
   }
 
@@ -166,25 +149,6 @@ export class IndexedDbTx {
    * @param {(values: Array<Uint8Array | undefined>) => void} cb
    */
   getContents(ids, cb) {
-    const all = ids.map((id) => this.#known.get(id));
-    const unknown = ids.filter((_, i) => all[i] === undefined);
-    if (unknown.length === ids.length) {
-      this.#readContents(ids, cb);
-      return;
-    }
-    // The head copies of records read in this transaction answer without a request.
-    this.#readContents(unknown, (found) => {
-      let next = 0;
-      cb(all.map((value) => value ?? found[next++]));
-    });
-  }
-
-  /**
-   * `getContents` from the content store.
-   * @param {string[]} ids
-   * @param {(values: Array<Uint8Array | undefined>) => void} cb
-   */
-  #readContents(ids, cb) {
     /** @type {Array<Uint8Array | undefined>} */
     const values = new Array(ids.length);
     if (ids.length === 0) {
@@ -239,15 +203,15 @@ export class IndexedDbTx {
   }
 
   /**
-   * A stored file record as the core knows it: without its head copy, which is kept in
-   * `#known` under its content key (a copy of what the content store holds there).
+   * A stored file record as the core knows it. A database written by an earlier version of
+   * the package may hold a copy of the head's bytes under HEAD_BYTES: never read, the content
+   * store is the one place a text is (docs/ARCHITECTURE.md#the-storage-interface).
    * @param {any} stored
    * @returns {FileRecord}
    */
   #record(stored) {
     if (stored === null || typeof stored !== "object" || !(HEAD_BYTES in stored)) return stored;
-    const { [HEAD_BYTES]: bytes, ...record } = stored;
-    if (bytes instanceof Uint8Array && typeof record.content === "string") this.#known.set(record.content, bytes);
+    const { [HEAD_BYTES]: _copy, ...record } = stored;
     return /** @type {FileRecord} */ (record);
   }
 
@@ -428,6 +392,20 @@ export class IndexedDbTx {
   }
 
   /**
+   * What the store remembers of the time (docs/TOOL.md#a-clock-that-can-be-trusted), or
+   * undefined.
+   * @param {(clock: unknown) => void} cb
+   */
+  getClock(cb) {
+    this.#request(() => this.#meta.get(CLOCK_KEY), cb);
+  }
+
+  /** @param {{ seen: number, acting: number }} clock */
+  putClock(clock) {
+    this.#write(() => this.#meta.put(clock, CLOCK_KEY));
+  }
+
+  /**
    * Writes what this transaction's writes changed into the StoreMeta record: the driver calls
    * it after a command's last write. Without the call, the success of the last write that
    * changed the metadata writes it (one callback later); a transaction that wrote nothing
@@ -481,14 +459,6 @@ export class IndexedDbTx {
     });
   }
 
-  /**
-   * Every key of the content store (keys only: no bytes are read).
-   * @param {(keys: string[]) => void} cb
-   */
-  getContentKeys(cb) {
-    this.#request(() => this.#contents.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
-  }
-
   /** @param {(ids: string[]) => void} cb */
   getVersionIds(cb) {
     this.#request(() => this.#versions.getAllKeys(), (keys) => cb(/** @type {string[]} */ (keys)));
@@ -502,11 +472,7 @@ export class IndexedDbTx {
    *   the path goes
    */
   putFile(record, previousSize) {
-    // With its head's bytes when this transaction has them (it put them, or read them with the
-    // record it replaces or moves); without, a read of the file takes a second request.
-    const bytes = typeof record?.content === "string" ? this.#known.get(record.content) : undefined;
-    const stored = bytes === undefined ? record : { ...record, [HEAD_BYTES]: bytes };
-    this.#changed(this.#write(() => this.#files.put(stored)));
+    this.#changed(this.#write(() => this.#files.put(record)));
     const { path, size } = record;
     this.#delta.dirty = true;
     if (previousSize === undefined || typeof size !== "number") {
@@ -567,13 +533,11 @@ export class IndexedDbTx {
   /** @param {string} id @param {Uint8Array} bytes */
   putContent(id, bytes) {
     this.#write(() => this.#contents.put(bytes, id));
-    this.#known.set(id, bytes);
   }
 
   /** @param {string} id */
   deleteContent(id) {
     this.#write(() => this.#contents.delete(id));
-    this.#known.delete(id);
   }
 
   /** @param {VersionRecord} record */

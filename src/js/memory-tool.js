@@ -47,10 +47,18 @@ import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js"
  * @typedef {MountInfo & { handle: StoreHandle, feed: ChangeFeed }} Mounted
  */
 
-/** How long the uses a view reports wait to be written together (ms). */
-const USE_DELAY_MS = 1000;
+/**
+ * How long the uses a view reports wait to be written together (ms): short, so that another
+ * tab's expiry learns of a use before it deletes (docs/TOOL.md#last-use-and-expiry).
+ */
+const USE_DELAY_MS = 100;
 /** How long after open the background expiry starts if no command came first (ms). */
 const EXPIRY_DELAY_MS = 5000;
+/**
+ * How long the background expiry waits between choosing what is due and deleting it (ms):
+ * a memory used meanwhile, in this tab or another, is kept.
+ */
+const EXPIRY_CONFIRM_MS = 2000;
 
 /** Guards the constructor: a MemoryTool comes from `MemoryTool.open`. */
 const OPENING = Symbol("MemoryTool.open");
@@ -179,6 +187,8 @@ export class MemoryTool {
             "memories.expire: give `olderThanDays`, or open the tool with `expireAfterDays`.",
           );
         }
+        // Uses still queued are recorded first: a memory this tool just used is never due.
+        await this.#recordUse();
         return this.#host("memories.expire", { older_than_days: days, dry_run: dryRun === true }, mount, "expiry");
       },
     });
@@ -259,7 +269,9 @@ export class MemoryTool {
     // trouble), the next open tries again.
     for (const [index, mount] of mounts.entries()) {
       if (mount.access !== "read_write") continue;
-      tool.#host("versions.prune", {}, index).catch(() => {
+      // On the store's trusted clock, which this open also records
+      // (docs/TOOL.md#a-clock-that-can-be-trusted).
+      tool.#host("versions.prune", { on_open: true }, index).catch(() => {
         // Nothing to do: the versions stay until a later prune.
       });
     }
@@ -502,27 +514,52 @@ export class MemoryTool {
   }
 
   /**
-   * Finds what in a store cannot be read (a malformed file record, a memory whose content is
-   * missing), reading no content (docs/TOOL.md#damaged-records). Changes nothing.
+   * Finds what in a store cannot be trusted: a malformed file record, a memory whose content
+   * is missing, a content whose bytes no longer match its `content_sha256`
+   * (docs/TOOL.md#damaged-records). Reads the store a page at a time, each page its own
+   * read-only transaction, so the core holds a few megabytes at most. Changes nothing.
    * @param {import("./index.js").StoreOption} [options]
    * @returns {Promise<import("./index.js").CheckResult>}
    */
   async check(options) {
     const { store, ...rest } = optionsArg("check", options);
     if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "check: the only option is store.");
-    return this.#host("check", {}, this.#mountOf("check", store));
+    return this.#checkPages("check", this.#mountOf("check", store));
   }
 
   /**
-   * `check`, then takes out what it found, in one transaction: a malformed record is removed,
-   * a memory whose content is missing is deleted as a version. Refused on read-only mounts.
+   * `check`, mending each page in its own transaction and keeping every text it can read: a
+   * malformed record is removed, a memory whose content is missing is deleted as a version, a
+   * content changed outside the package is kept as a new version with its own hash. Each
+   * damaged item says what was done (`action`). Refused on read-only mounts.
    * @param {import("./index.js").StoreOption} [options]
    * @returns {Promise<import("./index.js").CheckResult>}
    */
   async repair(options) {
     const { store, ...rest } = optionsArg("repair", options);
     if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "repair: the only option is store.");
-    return this.#host("repair", {}, this.#mountOf("repair", store));
+    return this.#checkPages("repair", this.#mountOf("repair", store));
+  }
+
+  /**
+   * Runs `check` or `repair` page by page and gathers the pages' reports into one.
+   * @param {"check" | "repair"} call
+   * @param {number} mount
+   * @returns {Promise<import("./index.js").CheckResult>}
+   */
+  async #checkPages(call, mount) {
+    /** @type {import("./index.js").CheckResult} */
+    const result = { type: "store_check", files: 0, repaired: call === "repair", damaged: [] };
+    /** @type {string | null} */
+    let after = null;
+    do {
+      // Repair's versions say `{ type: "repair" }`, so a history tells repair from a person.
+      const page = await this.#host(call, after === null ? {} : { after }, mount, call === "repair" ? "repair" : "api");
+      result.files += page.files;
+      result.damaged.push(...page.damaged);
+      after = page.next;
+    } while (after !== null);
+    return result;
   }
 
   /**
@@ -635,7 +672,7 @@ export class MemoryTool {
   close() {
     if (this.#closed) return;
     // Uses still queued go now: their transactions start before the stores close.
-    if (this.#used.size > 0) this.#recordUse();
+    if (this.#used.size > 0) void this.#recordUse();
     this.#expiryPending = null;
     this.#closed = true;
     for (const unsubscribe of [...this.#unsubscribes]) unsubscribe();
@@ -672,7 +709,7 @@ export class MemoryTool {
    * @param {string} call
    * @param {Record<string, unknown>} args
    * @param {number} mount
-   * @param {"api" | "import" | "expiry"} [by]
+   * @param {"api" | "import" | "expiry" | "repair"} [by]
    * @param {(done: number, total: number) => void} [progress]
    * @returns {Promise<any>}
    */
@@ -775,27 +812,37 @@ export class MemoryTool {
     if (!used) this.#used.set(mount, (used = new Set()));
     for (const key of keys) used.add(key);
     if (this.#usedTimer === null) {
-      this.#usedTimer = setTimeout(() => this.#recordUse(), USE_DELAY_MS);
+      this.#usedTimer = setTimeout(() => void this.#recordUse(), USE_DELAY_MS);
       /** @type {any} */ (this.#usedTimer).unref?.();
     }
   }
 
-  /** Records the queued uses: one write transaction per mount. Best effort: a failure drops them. */
-  #recordUse() {
+  /**
+   * Records the queued uses: one write transaction per mount. Best effort: a failure drops
+   * them. Resolves once they are recorded (or dropped).
+   * @returns {Promise<void>}
+   */
+  async #recordUse() {
     if (this.#usedTimer !== null) clearTimeout(this.#usedTimer);
     this.#usedTimer = null;
     const used = [...this.#used];
     this.#used.clear();
-    for (const [mount, keys] of used) {
-      this.#host("memories.touch", { paths: [...keys] }, mount).catch(() => {
-        // Dropped: the next view a day later asks again.
-      });
-    }
+    await Promise.all(
+      used.map(([mount, keys]) =>
+        this.#host("memories.touch", { paths: [...keys] }, mount).catch(() => {
+          // Dropped: the next view a day later asks again.
+        }),
+      ),
+    );
   }
 
   /**
    * Starts the background expiry of the mounts that have `expireAfterDays`: after the first
-   * command (so it never delays it), or after EXPIRY_DELAY_MS if none comes.
+   * command (so it never delays it), or after EXPIRY_DELAY_MS if none comes. It acts on the
+   * time this open's housekeeping trusted (docs/TOOL.md#a-clock-that-can-be-trusted), in two
+   * steps: a dry run chooses what is due, and EXPIRY_CONFIRM_MS later only what nobody used
+   * meanwhile (in this tab or another) is deleted. This tool's own queued uses are recorded
+   * before each step, so nothing it used is ever due (docs/TOOL.md#last-use-and-expiry).
    */
   #scheduleExpiry() {
     const mounts = this.#expiry.flatMap((days, i) =>
@@ -809,11 +856,34 @@ export class MemoryTool {
       clearTimeout(timer);
       if (this.#closed) return;
       for (const mount of mounts) {
-        this.#host("memories.expire", { older_than_days: this.#expiry[mount], dry_run: false }, mount, "expiry").catch(() => {
-          // An archived store, the policy, storage trouble: the next open tries again.
+        this.#expireInBackground(mount, /** @type {number} */ (this.#expiry[mount])).catch(() => {
+          // An archived store, the policy, storage trouble, a closed tool: the next open
+          // tries again.
         });
       }
     };
+  }
+
+  /**
+   * The background expiry of one mount (see `#scheduleExpiry`).
+   * @param {number} mount
+   * @param {number} days
+   */
+  async #expireInBackground(mount, days) {
+    await this.#recordUse();
+    if (this.#closed) return;
+    const chosen = await this.#host("memories.expire", { older_than_days: days, dry_run: true, on_open: true }, mount, "expiry");
+    const due = /** @type {Array<{ id: string, last_accessed_at: string }>} */ (chosen.data);
+    if (due.length === 0) return;
+    await new Promise((resolve) => {
+      const wait = setTimeout(resolve, EXPIRY_CONFIRM_MS);
+      /** @type {any} */ (wait).unref?.();
+    });
+    if (this.#closed) return;
+    await this.#recordUse();
+    if (this.#closed) return;
+    const only = due.map(({ id, last_accessed_at }) => ({ id, last_accessed_at }));
+    await this.#host("memories.expire", { older_than_days: days, on_open: true, only }, mount, "expiry");
   }
 
   #checkOpen() {

@@ -213,9 +213,17 @@ function readExpiry(days, name) {
  */
 export function chooseStorage(storage, who) {
   if (storage === undefined) {
-    return typeof globalThis.indexedDB === "object" && globalThis.indexedDB !== null
-      ? new IndexedDbStorage()
-      : new InMemoryStorage();
+    if (typeof globalThis.indexedDB === "object" && globalThis.indexedDB !== null) return new IndexedDbStorage();
+    // A page or a worker without IndexedDB (a private window, an embedded browser, a blocked
+    // origin): memories kept in a Map would vanish at reload without a word, so refuse
+    // instead. Elsewhere (Node, a server) memory is the documented default.
+    if (inBrowser()) {
+      throw new MemoryToolError(
+        "STORAGE_FAILED",
+        `${who}: this page has no IndexedDB (a private window, an embedded browser or a blocked origin can take it away), so memories cannot be kept across reloads here. Pass \`storage: "memory"\` to keep them in this page only, lost when it reloads.`,
+      );
+    }
+    return new InMemoryStorage();
   }
   try {
     if (storage === "indexeddb") return new IndexedDbStorage();
@@ -231,6 +239,12 @@ export function chooseStorage(storage, who) {
     "INVALID_OPTIONS",
     `${who}: \`storage\` must be "indexeddb", "memory" or a storage object with an \`open(store)\` method.`,
   );
+}
+
+/** Whether this is a page or a web worker, where IndexedDB is the storage users expect. */
+function inBrowser() {
+  const g = /** @type {any} */ (globalThis);
+  return (typeof g.window === "object" && typeof g.document === "object") || typeof g.WorkerGlobalScope === "function";
 }
 
 /**

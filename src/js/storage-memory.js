@@ -78,6 +78,11 @@ class StoreData {
     this.state = new Map();
     /** When the store was archived (epoch ms), or null. @type {number | null} */
     this.archivedAt = null;
+    /**
+     * What the store remembers of the time (docs/TOOL.md#a-clock-that-can-be-trusted).
+     * @type {{ seen: number, acting: number } | undefined}
+     */
+    this.clock = undefined;
     /** Set by `destroy`: the store is gone, and handles on it refuse every transaction. */
     this.deleted = false;
   }
@@ -95,6 +100,7 @@ class StoreData {
     this.versionsByMemory.clear();
     this.versionsByContent.clear();
     this.state.clear();
+    this.clock = undefined;
   }
 
   /**
@@ -412,12 +418,6 @@ class InMemoryTx {
     cb(this.#data.newestVersion);
   }
 
-  /** @param {(keys: string[]) => void} cb */
-  getContentKeys(cb) {
-    this.#checkActive();
-    cb([...this.#data.contents.keys()].sort());
-  }
-
   /** @param {(ids: string[]) => void} cb */
   getVersionIds(cb) {
     this.#checkActive();
@@ -537,6 +537,26 @@ class InMemoryTx {
     const before = state.get(name);
     this.#undo.push(() => (had ? state.set(name, before) : state.delete(name)));
     state.set(name, structuredClone(value));
+  }
+
+  /**
+   * What the store remembers of the time (docs/TOOL.md#a-clock-that-can-be-trusted), or
+   * undefined.
+   * @param {(clock: unknown) => void} cb
+   */
+  getClock(cb) {
+    this.#checkActive();
+    const clock = this.#data.clock;
+    cb(clock === undefined ? undefined : { ...clock });
+  }
+
+  /** @param {{ seen: number, acting: number }} clock */
+  putClock(clock) {
+    this.#checkWritable();
+    const data = this.#data;
+    const before = data.clock;
+    this.#undo.push(() => (data.clock = before));
+    data.clock = { seen: clock.seen, acting: clock.acting };
   }
 
   /** @param {string} name */

@@ -8,6 +8,7 @@ mod wire;
 pub(crate) use snapshot::{Damage, Prehashed, Snapshot, Stop};
 
 use crate::format::listing::ListingEntry;
+use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::record::{FileRecord, VersionRecord};
 
@@ -20,6 +21,9 @@ pub enum Read {
     Subtree(String),
     /// Whether any record lies below a directory key.
     HasChildren(String),
+    /// Up to `limit` file records in key order, after key `after` (`None`: from the first):
+    /// a store read a page at a time (`check`).
+    FilesAfter { after: Option<String>, limit: usize },
     /// How many files the store holds.
     Count,
     /// Whether the store is archived (read-only for good, whoever opened it and when). Every
@@ -48,10 +52,11 @@ pub enum Read {
     VersionsWithContent(String),
     /// The newest version id of the store, if any.
     NewestVersionId,
+    /// What the store remembers of the time: the record its last open's housekeeping left
+    /// (docs/TOOL.md#a-clock-that-can-be-trusted).
+    Clock,
     /// Every version id of the store.
     VersionIds,
-    /// Every key of the content store (`check`).
-    ContentKeys,
     /// The path and size of every file below a directory key (the directory view).
     Listing(String),
     /// `Listing` of the whole tree of mount number `n`, for the view of `/memories` when it
@@ -90,14 +95,15 @@ impl std::hash::Hash for Read {
             Read::Count
             | Read::Archived
             | Read::NewestVersionId
-            | Read::VersionIds
-            | Read::ContentKeys => {}
+            | Read::Clock
+            | Read::VersionIds => {}
             Read::VersionsDesc {
                 memory,
                 below,
                 limit,
             } => (memory, below, limit).hash(state),
             Read::MountListing(n) => n.hash(state),
+            Read::FilesAfter { after, limit } => (after, limit).hash(state),
             Read::Policy {
                 path,
                 source,
@@ -132,6 +138,7 @@ pub enum Answer {
     Versions(Vec<VersionRecord>),
     Ids(Vec<String>),
     VersionId(Option<String>),
+    Clock(Option<StoreClock>),
     Policy(Decision),
 }
 
@@ -168,6 +175,8 @@ pub enum Write {
     DeleteContent(String),
     PutVersion(VersionRecord),
     DeleteVersion(String),
+    /// What the store remembers of the time (`Read::Clock`).
+    PutClock(StoreClock),
 }
 
 /// What the model (or host) gets back.

@@ -2,6 +2,7 @@
 
 use super::{Answer, Decision, Read};
 use crate::format::listing::ListingEntry;
+use crate::model::clock::StoreClock;
 use crate::model::error::ToolError;
 use crate::model::record::{FileRecord, VersionRecord};
 use std::collections::HashMap;
@@ -116,6 +117,14 @@ impl Snapshot {
         match self.answer(&Read::Subtree(key.to_string())) {
             Some(Answer::Subtree(records, _)) => records,
             _ => &[],
+        }
+    }
+
+    /// The records a `FilesAfter` read returned, and the keys of those that cannot be read.
+    pub(crate) fn files_after(&self, read: &Read) -> (&[FileRecord], &[String]) {
+        match self.answer(read) {
+            Some(Answer::Subtree(records, damaged)) => (records, damaged),
+            _ => (&[], &[]),
         }
     }
 
@@ -244,6 +253,15 @@ impl Snapshot {
     pub(crate) fn newest_version_id(&self) -> Option<&str> {
         match self.answer(&Read::NewestVersionId) {
             Some(Answer::VersionId(id)) => id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// What the store remembers of the time (after `need(Clock)`): `None` when it has no
+    /// record, or one that cannot be read.
+    pub(crate) fn clock(&self) -> Option<StoreClock> {
+        match self.answer(&Read::Clock) {
+            Some(Answer::Clock(clock)) => *clock,
             _ => None,
         }
     }

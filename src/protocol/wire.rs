@@ -5,6 +5,7 @@ use super::{Answer, Content, Decision, Outcome, Read, Write};
 use crate::format::json::{quote, write_str, Json, ObjectWriter};
 use crate::format::listing::ListingEntry;
 use crate::format::render::{decimal, fill, push_decimal};
+use crate::model::clock::StoreClock;
 use crate::model::error::Detail;
 use crate::model::record::{FileRecord, VersionRecord};
 
@@ -16,6 +17,15 @@ impl Read {
             Read::Subtree(p) => fill("{\"kind\":\"subtree\",\"path\":{}}", &[&quote(p)]),
             Read::HasChildren(p) => fill("{\"kind\":\"hasChildren\",\"path\":{}}", &[&quote(p)]),
             Read::Count => "{\"kind\":\"count\"}".to_string(),
+            Read::FilesAfter { after, limit } => {
+                let mut out = String::new();
+                ObjectWriter::new(&mut out)
+                    .str("kind", "filesAfter")
+                    .opt_str("after", after.as_deref())
+                    .int("limit", *limit as i64)
+                    .finish();
+                out
+            }
             Read::Archived => "{\"kind\":\"archived\"}".to_string(),
             Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
             Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
@@ -43,8 +53,8 @@ impl Read {
                 &[&quote(key)],
             ),
             Read::NewestVersionId => "{\"kind\":\"newestVersionId\"}".to_string(),
+            Read::Clock => "{\"kind\":\"clock\"}".to_string(),
             Read::VersionIds => "{\"kind\":\"versionIds\"}".to_string(),
-            Read::ContentKeys => "{\"kind\":\"contentKeys\"}".to_string(),
             Read::Listing(p) => fill("{\"kind\":\"listing\",\"path\":{}}", &[&quote(p)]),
             Read::MountListing(n) => fill(
                 "{\"kind\":\"listing\",\"path\":\"\",\"mount\":{}}",
@@ -77,7 +87,7 @@ impl Answer {
     pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
         // The big answers (every record of a store): straight into records, no tree.
         match read {
-            Read::Subtree(_) => {
+            Read::Subtree(_) | Read::FilesAfter { .. } => {
                 return FileRecord::list_from_json_lenient(text)
                     .map(|(records, damaged)| Answer::Subtree(records, damaged))
             }
@@ -108,7 +118,7 @@ impl Answer {
                     .map(Answer::Versions),
                 _ => None,
             },
-            Read::VersionsWithContent(_) | Read::VersionIds | Read::ContentKeys => match json {
+            Read::VersionsWithContent(_) | Read::VersionIds => match json {
                 Json::Array(items) => items
                     .iter()
                     .map(|i| i.as_str().map(str::to_string))
@@ -130,7 +140,15 @@ impl Answer {
                 Json::Str(s) => Some(Answer::VersionId(Some(s.text))),
                 _ => None,
             },
-            Read::Subtree(_) | Read::Listing(_) | Read::MountListing(_) => None,
+            Read::Clock => match json {
+                Json::Null => Some(Answer::Clock(None)),
+                // A record that cannot be read is as good as none: the first open's rule.
+                other => Some(Answer::Clock(StoreClock::from_json(&other))),
+            },
+            Read::Subtree(_)
+            | Read::FilesAfter { .. }
+            | Read::Listing(_)
+            | Read::MountListing(_) => None,
             Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::HasChildren),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
             Read::Content(_) => None,
@@ -222,6 +240,11 @@ impl Outcome {
                 Write::DeleteVersion(id) => {
                     out.push_str("{\"op\":\"deleteVersion\",\"id\":");
                     write_str(&mut out, id);
+                    out.push('}');
+                }
+                Write::PutClock(clock) => {
+                    out.push_str("{\"op\":\"putClock\",\"clock\":");
+                    clock.write_json(&mut out);
                     out.push('}');
                 }
             }

@@ -193,34 +193,34 @@ describe("requests per command (counted)", () => {
     assert.equal(edit["meta.get"], 1, JSON.stringify(edit));
     assert.equal(edit["files.count"], undefined);
     const view = await countRequests(() => tool.execute({ command: "view", path: "/memories/bulk/f3.md" }));
-    // One request: the record, with the copy of its head's bytes the edit put in it.
-    assert.deepEqual(view, { "files.get": 1 });
+    // The record, then its content: the metadata is not read.
+    assert.deepEqual(view, { "files.get": 1, "contents.get": 1 });
     tool.close();
   });
 
-  test("a file view is one request after any write of the file; a directory view two", async () => {
+  test("a file view is two requests after any write of the file; a directory view two", async () => {
     const tool = await toolWith(5);
     const view = (path) => countRequests(async () => {
       const result = await tool.execute({ command: "view", path });
       assert.equal(result.isError, false, result.content);
     });
     // Imported, created, edited, inserted into, renamed, its directory renamed, written by the
-    // host, restored: each leaves the record with its copy.
-    assert.deepEqual(await view("/memories/bulk/f1.md"), { "files.get": 1 });
+    // host, restored: the record, then the content it names (the one place of its text).
+    assert.deepEqual(await view("/memories/bulk/f1.md"), { "files.get": 1, "contents.get": 1 });
     await tool.execute({ command: "create", path: "/memories/new.md", file_text: "one\ntwo\n" });
-    assert.deepEqual(await view("/memories/new.md"), { "files.get": 1 });
+    assert.deepEqual(await view("/memories/new.md"), { "files.get": 1, "contents.get": 1 });
     await tool.execute({ command: "insert", path: "/memories/new.md", insert_line: 1, insert_text: "1.5" });
-    assert.deepEqual(await view("/memories/new.md"), { "files.get": 1 });
+    assert.deepEqual(await view("/memories/new.md"), { "files.get": 1, "contents.get": 1 });
     await tool.execute({ command: "rename", old_path: "/memories/new.md", new_path: "/memories/moved.md" });
-    assert.deepEqual(await view("/memories/moved.md"), { "files.get": 1 });
+    assert.deepEqual(await view("/memories/moved.md"), { "files.get": 1, "contents.get": 1 });
     await tool.execute({ command: "rename", old_path: "/memories/bulk", new_path: "/memories/heap" });
-    assert.deepEqual(await view("/memories/heap/f2.md"), { "files.get": 1 });
+    assert.deepEqual(await view("/memories/heap/f2.md"), { "files.get": 1, "contents.get": 1 });
     await tool.writeFile("/memories/host.md", "from the host");
-    assert.deepEqual(await view("/memories/host.md"), { "files.get": 1 });
+    assert.deepEqual(await view("/memories/host.md"), { "files.get": 1, "contents.get": 1 });
     const moved = await tool.memories.getByPath("/moved.md");
     const { data } = await tool.versions.list({ memory_id: moved.id });
     await tool.versions.restore(data.at(-1).id);
-    assert.deepEqual(await view("/memories/moved.md"), { "files.get": 1 });
+    assert.deepEqual(await view("/memories/moved.md"), { "files.get": 1, "contents.get": 1 });
     assert.equal((await tool.execute({ command: "view", path: "/memories/moved.md" })).content, "Here's the content of /memories/moved.md with line numbers:\n     1\tone\n     2\ttwo\n     3\t");
     // A directory: the record read finds none, then its listing.
     assert.deepEqual(await view("/memories/heap"), { "files.get": 1, "listing.getAllKeys": 1 });

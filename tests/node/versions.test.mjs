@@ -711,23 +711,31 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       assert.deepEqual((await rawVersionIds(backend)).sort(), Object.values(V).sort());
       assert.equal(await rawContent(backend, V.a1), "a1");
 
-      // Opening with the default 30 days prunes a1 and b1 (a2 and c1 are heads), and frees their bytes.
+      // Opening with the default 30 days prunes a1, replaced 50 days ago, and frees its bytes;
+      // b1 was written 45 days ago but replaced only 10 days ago, so it stays restorable
+      // (docs/TOOL.md#retention counts from when a text stopped being live).
       const pruning = await MemoryTool.open({ storage: backend.storage(), store: STORE });
-      assert.deepEqual((await rawVersionIds(backend)).sort(), [V.a2, V.b2, V.c1].sort());
+      await pruning.memories.list(); // after the prune of the open
+      assert.deepEqual((await rawVersionIds(backend)).sort(), [V.a2, V.b1, V.b2, V.c1].sort());
       assert.equal(await rawContent(backend, V.a1), undefined);
-      assert.equal(await rawContent(backend, V.b1), undefined);
+      assert.equal(await rawContent(backend, V.b1), "b1");
       assert.equal(await rawContent(backend, V.a2), "a2");
       assert.deepEqual((await pruning.memories.list()).map((x) => x.path), ["/a.md", "/b.md", "/c.md"]);
       assert.equal((await pruning.memories.get("mem_a")).content, "a2");
 
-      // On demand, with a shorter period: b2 is a head too; c goes once it is deleted.
+      // With a shorter period, the open prunes b1, replaced 10 days ago; c's text, written 40
+      // days ago but deleted just now, stays restorable for the period from its deletion, so
+      // a prune on demand then takes nothing.
       const short = await MemoryTool.open({ storage: backend.storage(), store: STORE, retentionDays: 5 });
       await short.memories.delete("mem_c");
       const result = await short.versions.prune();
-      assert.deepEqual(result, { pruned_versions: 1, freed_contents: 1 }); // c1 (old); c's deletion is new
-      assert.equal(await rawContent(backend, V.c1), undefined);
-      assert.equal((await allVersions(short, { memory_id: "mem_c" })).length, 1);
+      assert.deepEqual(result, { pruned_versions: 0, freed_contents: 0 });
+      assert.equal(await rawContent(backend, V.b1), undefined);
+      assert.equal(await rawContent(backend, V.c1), "c1");
+      assert.equal((await allVersions(short, { memory_id: "mem_c" })).length, 2);
       assert.equal((await short.memories.get("mem_b")).content, "b2");
+      assert.equal((await short.versions.restore(V.c1)).path, "/c.md");
+      await short.memories.delete("mem_c");
 
       // A tiny period prunes every version but the live heads.
       const tiny = await MemoryTool.open({ storage: backend.storage(), store: STORE, retentionDays: 1 / DAY });
