@@ -260,6 +260,14 @@ impl MemStore {
             Write::PutVersion(record) => {
                 self.versions.insert(record.id.clone(), record.clone());
             }
+            Write::KeepVersion(record) => {
+                assert!(
+                    self.versions.contains_key(&record.id),
+                    "keepVersion {}: not a stored version",
+                    record.id
+                );
+                self.versions.insert(record.id.clone(), record.clone());
+            }
             Write::DeleteVersion(id) => {
                 self.versions.remove(id);
             }

@@ -184,7 +184,8 @@ fn a_chunk_leaves_out_and_flags_what_cannot_be_read_and_keeps_the_rest() {
         .cloned()
         .unwrap_or_default();
     let one = bundle_stream::memory(&good, &bytes, false).expect("an entry");
-    // Unreadable, good, wrong size, good, no element, no bytes left.
+    // Unreadable, good, wrong size (bytes that are not its content: 2), good, no element, no
+    // bytes left.
     let json = format!("{{\"path\":\"/a\"}}\n{good}\n{good}\n{good}");
     let mut contents = bytes.clone();
     contents.extend(b"xyz");
@@ -192,7 +193,7 @@ fn a_chunk_leaves_out_and_flags_what_cannot_be_read_and_keeps_the_rest() {
     let n = bytes.len() as u32;
     let lengths = [0, n, 3, n, 0, 7];
     let answer = bundle_stream::entries(false, &json, &contents, &lengths, false);
-    assert_eq!(answer[..6], [1, 0, 1, 0, 1, 1]);
+    assert_eq!(answer[..6], [1, 0, 2, 0, 1, 1]);
     assert_eq!(
         std::str::from_utf8(&answer[6..]),
         Ok(format!("{one},{one}").as_str())

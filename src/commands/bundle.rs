@@ -77,11 +77,21 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     let mut bundle = ObjectWriter::new(&mut out);
     bundle.str("format", FORMAT).int("format_version", 1);
     let mut memories = String::from("[");
+    // A content that is not the one its record names (changed outside the package) is left
+    // out too: an import would refuse it, and repair keeps it (docs/TOOL.md#damaged-records).
+    let intact = |record: &FileRecord| {
+        snap.content(&record.content)
+            .filter(|bytes| matches_record(record, bytes))
+    };
     for record in records.iter() {
         let Some(bytes) = snap.content(&record.content) else {
             skip("path", &record.path, "its content is missing");
             continue;
         };
+        if !matches_record(record, bytes) {
+            skip("path", &record.path, CHANGED_CONTENT);
+            continue;
+        }
         if memories.len() > 1 {
             memories.push(',');
         }
@@ -95,7 +105,7 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
         // ends in its deletion, comes along.
         let exported: HashSet<&str> = records
             .iter()
-            .filter(|r| snap.content(&r.content).is_some())
+            .filter(|r| intact(r).is_some())
             .map(|r| r.id.as_str())
             .collect();
         let mut ends_deleted: HashMap<&str, bool> = HashMap::new();
@@ -128,6 +138,14 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     }
     bundle.finish();
     Ok(Outcome::value(out, vec![]))
+}
+
+/// Why `export` leaves out a memory whose bytes are not the ones its record names.
+const CHANGED_CONTENT: &str = "its content does not match its content_sha256";
+
+/// Whether `bytes` are the content `record` names: its size and its SHA-256.
+fn matches_record(record: &FileRecord, bytes: &[u8]) -> bool {
+    record.size == bytes.len() as u64 && crate::model::record::sha256_hex(bytes) == record.sha256
 }
 
 /// The start of a bundle's text, up to its first memory: the streamed export writes the
@@ -431,6 +449,7 @@ impl Bundle {
                     created_at: time_field(item, "created_at", &what)?,
                     created_by,
                     redacted_at,
+                    kept_at: None,
                     id,
                 },
                 bytes,
@@ -779,7 +798,7 @@ fn conflict_error(key: &str, id: Option<&str>, path: &str) -> Stop {
 /// each entry from its stored record (JSON as the adapter stores it) and bytes, exactly as
 /// `export` writes it. A record that cannot be read gives no entry (the export then skips it).
 pub mod streamed {
-    use super::{bundle_head, write_memory_entry, write_version_entry};
+    use super::{bundle_head, matches_record, write_memory_entry, write_version_entry};
     use crate::format::json::Json;
     use crate::model::record::{FileRecord, VersionRecord};
 
@@ -790,9 +809,20 @@ pub mod streamed {
         bundle_head()
     }
 
+    /// What an entry came to: written, or left out and why.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Entry {
+        Written = 0,
+        /// Its record cannot be read, or it has no line or bytes here.
+        Unreadable = 1,
+        /// A memory whose bytes are not the ones its record names.
+        Changed = 2,
+    }
+
     pub fn memory(record_json: &str, bytes: &[u8], include_versions: bool) -> Option<String> {
         let mut out = String::new();
-        write_memory(&mut out, record_json, bytes, include_versions).then_some(out)
+        (write_memory(&mut out, record_json, bytes, include_versions) == Entry::Written)
+            .then_some(out)
     }
 
     pub fn version(version_json: &str, content: Option<&[u8]>) -> Option<String> {
@@ -805,16 +835,16 @@ pub mod streamed {
         record_json: &str,
         bytes: &[u8],
         include_versions: bool,
-    ) -> bool {
+    ) -> Entry {
         let Some(record) = Json::parse(record_json).and_then(|json| FileRecord::from_json(&json))
         else {
-            return false;
+            return Entry::Unreadable;
         };
-        if record.size != bytes.len() as u64 {
-            return false;
+        if !matches_record(&record, bytes) {
+            return Entry::Changed;
         }
         write_memory_entry(out, &record, bytes, include_versions);
-        true
+        Entry::Written
     }
 
     fn write_version(out: &mut String, version_json: &str, content: Option<&[u8]>) -> bool {
@@ -830,9 +860,10 @@ pub mod streamed {
     /// One chunk of memories (`versions` false) or of versions, in one call: `records_json`
     /// the stored records as JSON, one a line (JSON text has no raw line break), `contents`
     /// their bytes one after another, `lengths[i]` how many are record `i`'s (`NO_CONTENT`: a
-    /// version with none). The answer, as UTF-8: first one byte per length, 1 where that record
-    /// gives no entry (it cannot be read, does not match its bytes, or has no line or bytes
-    /// here), else 0; then the entries, joined by commas, exactly as `export` writes them.
+    /// version with none). The answer, as UTF-8: first one byte per length, the `Entry` that
+    /// record came to (0 written; 1 it cannot be read or has no line or bytes here; 2 a memory
+    /// whose bytes are not the ones it names); then the entries, joined by commas, exactly as
+    /// `export` writes them.
     pub fn entries(
         versions: bool,
         records_json: &str,
@@ -857,17 +888,23 @@ pub mod streamed {
             if mark > 0 {
                 out.push(',');
             }
-            let written = match (lines.next(), bytes) {
-                (Some(json), Some(bytes)) if versions => write_version(&mut out, json, bytes),
+            let entry = match (lines.next(), bytes) {
+                (Some(json), Some(bytes)) if versions => {
+                    if write_version(&mut out, json, bytes) {
+                        Entry::Written
+                    } else {
+                        Entry::Unreadable
+                    }
+                }
                 (Some(json), Some(Some(bytes))) => {
                     write_memory(&mut out, json, bytes, include_versions)
                 }
-                _ => false,
+                _ => Entry::Unreadable,
             };
-            if !written {
+            if entry != Entry::Written {
                 out.truncate(mark);
             }
-            flags.push(u8::from(!written));
+            flags.push(entry as u8);
         }
         flags.extend_from_slice(out.as_bytes());
         flags

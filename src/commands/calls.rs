@@ -9,7 +9,7 @@ use crate::format::json::Json;
 use crate::format::render::fill;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::path::{parse_store_path_checked, parse_store_prefix};
-use crate::model::record::Change;
+use crate::model::record::{sha256_hex, Change};
 use crate::model::time::parse_rfc3339;
 
 /// One host call.
@@ -27,6 +27,9 @@ pub enum HostCall {
         key: Option<String>,
         content: Option<String>,
         expected_sha256: Option<String>,
+        /// A version of this memory that the update sets aside and keeps restorable
+        /// (docs/TOOL.md#retention): a sync conflict's local text.
+        keep: Option<String>,
     },
     DeleteMemory {
         id: String,
@@ -77,6 +80,33 @@ fn bad(message: String) -> ToolError {
 struct Args<'a>(&'a Json);
 
 impl<'a> Args<'a> {
+    /// `content`, which a create requires, held to `content_sha256` when that is given: a
+    /// text that arrived from elsewhere (a sync's pull) is written only if it is the text its
+    /// sender hashed (docs/SYNC.md#a-pass).
+    fn content_checked(&self) -> Result<Option<String>, ToolError> {
+        let content = match self.0.field("call").and_then(Json::as_str) {
+            Some("memories.create") => Some(self.required("content")?),
+            _ => self.string("content")?,
+        };
+        let Some(expected) = self.string("content_sha256")? else {
+            return Ok(content.map(str::to_string));
+        };
+        let Some(content) = content else {
+            return Err(bad("`content_sha256` needs a `content`".into()));
+        };
+        let actual = sha256_hex(content.as_bytes());
+        if actual != expected {
+            return Err(ToolError::new(
+                ErrorCode::ContentMismatch,
+                fill(
+                    "`content_sha256` is {}, but the SHA-256 of `content` is {}",
+                    &[expected, &actual],
+                ),
+            ));
+        }
+        Ok(Some(content.to_string()))
+    }
+
     fn string(&self, key: &str) -> Result<Option<&'a str>, ToolError> {
         match self.0.field(key) {
             None => Ok(None),
@@ -145,8 +175,15 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
         "memories.list" => &["path_prefix", "depth"],
         "memories.get" | "versions.get" | "versions.redact" | "versions.restore" => &["id"],
         "memories.getByPath" => &["path"],
-        "memories.create" => &["path", "content"],
-        "memories.update" => &["id", "path", "content", "precondition"],
+        "memories.create" => &["path", "content", "content_sha256"],
+        "memories.update" => &[
+            "id",
+            "path",
+            "content",
+            "precondition",
+            "content_sha256",
+            "keep_version_id",
+        ],
         "memories.delete" => &["id", "expected_content_sha256"],
         "memories.touch" => &["paths"],
         "check" | "repair" => &["after"],
@@ -209,7 +246,7 @@ impl HostCall {
             "memories.getByPath" => HostCall::GetMemoryByPath(args.required_path("path")?),
             "memories.create" => HostCall::CreateMemory {
                 key: args.required_path("path")?,
-                content: args.required("content")?.to_string(),
+                content: args.content_checked()?.unwrap_or_default(),
             },
             "memories.update" => {
                 let expected_sha256 = match json.field("precondition") {
@@ -233,7 +270,7 @@ impl HostCall {
                     Some(_) => return Err(bad("`precondition` must be an object".into())),
                 };
                 let key = args.path("path")?;
-                let content = args.string("content")?.map(str::to_string);
+                let content = args.content_checked()?;
                 if key.is_none() && content.is_none() {
                     return Err(bad("an update needs a `path`, a `content`, or both".into()));
                 }
@@ -242,6 +279,7 @@ impl HostCall {
                     key,
                     content,
                     expected_sha256,
+                    keep: args.string("keep_version_id")?.map(str::to_string),
                 }
             }
             "memories.delete" => HostCall::DeleteMemory {

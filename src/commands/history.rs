@@ -63,6 +63,9 @@ pub(crate) struct History<'c> {
     /// The history counts the records this command changes held (`FileRecord::history`), by
     /// memory: with them the budget needs no read while the memory stays within it.
     counted: Vec<(String, HistoryCount)>,
+    /// The time of the store's newest version (0 for none): kept versions are stamped no
+    /// earlier, so a clock gone back does not shorten what they are kept for.
+    newest_time: i64,
 }
 
 /// Whether a write of one new version of `record`'s memory may need its version records for
@@ -99,6 +102,10 @@ impl<'c> History<'c> {
             fresh: Vec::new(),
             compacted: Vec::new(),
             counted: Vec::new(),
+            newest_time: snap
+                .newest_version_id()
+                .and_then(crate::model::ids::version_id_time)
+                .unwrap_or(0),
         }
     }
 
@@ -107,6 +114,17 @@ impl<'c> History<'c> {
         if !self.changed.iter().any(|m| m == id) {
             self.changed.push(id.to_string());
         }
+    }
+
+    /// Keeps `version` restorable whatever the history budget, and for the retention period
+    /// from now (docs/TOOL.md#retention): a sync conflict sets its text aside, or a restore
+    /// brings it back.
+    pub(crate) fn keep(&mut self, version: &VersionRecord) {
+        let at = self.cx.now.max(self.newest_time);
+        self.writes.push(Write::KeepVersion(VersionRecord {
+            kept_at: Some(at),
+            ..version.clone()
+        }));
     }
 
     /// Says that the next change restores version `id`: its version's `created_by` carries
@@ -264,6 +282,7 @@ impl<'c> History<'c> {
             created_at: record.created_at,
             created_by: "null".to_string(),
             redacted_at: None,
+            kept_at: None,
         }));
     }
 
@@ -298,6 +317,7 @@ impl<'c> History<'c> {
             created_at: self.cx.now,
             created_by: self.cx.actor.clone(),
             redacted_at: None,
+            kept_at: None,
         };
         self.writes.push(self.delete_file(record));
         self.writes.push(Write::PutVersion(version));
@@ -466,7 +486,11 @@ impl<'c> History<'c> {
         let max_bytes = self.cx.config.max_history_bytes_per_memory;
         // What a restore brought back or a sync conflict set aside is never the budget's to
         // take (docs/TOOL.md#retention): retention alone lets it go.
-        let pins = pinned(all.iter().copied(), None);
+        let mut pins = pinned(all.iter().copied(), None);
+        pins.extend(self.writes.iter().filter_map(|w| match w {
+            Write::KeepVersion(v) if v.memory_id == memory => Some(v.id.clone()),
+            _ => None,
+        }));
         // Each content counts once while any version holding it remains (a history is at most
         // the budget's versions long: a list is enough).
         let mut holders: Vec<(&str, usize, u64)> = Vec::new();
@@ -615,6 +639,7 @@ impl<'c> History<'c> {
             created_at: self.cx.now,
             created_by,
             redacted_at: None,
+            kept_at: None,
         }));
         record
     }

@@ -138,11 +138,14 @@ pub(crate) fn create(
     ))
 }
 
-/// `memories.update(id, { path, content, precondition })`.
+/// `memories.update(id, { path, content, precondition, keep_version_id })`; `keep_version_id`
+/// names a version of this memory that the update sets aside and keeps restorable
+/// (docs/TOOL.md#retention).
 pub(crate) fn update(
     id: &str,
     new_key: Option<&str>,
     content: Option<&str>,
+    keep: Option<&str>,
     expected_sha256: Option<&str>,
     cx: &Context,
     snap: &Snapshot,
@@ -153,8 +156,25 @@ pub(crate) fn update(
         Voice::Host,
         &fill("update memory {}", &[&echo(id)]),
     )?;
-    snap.need(vec![Read::FileById(id.into()), clock_read()])?;
+    let mut reads = vec![Read::FileById(id.into()), clock_read()];
+    reads.extend(keep.map(|k| Read::Version(k.to_string())));
+    snap.need(reads)?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
+    let kept = match keep {
+        None => None,
+        Some(k) => match snap.version(k) {
+            Some(v) if v.memory_id == record.id => Some(v),
+            _ => {
+                return Err(stop(
+                    ErrorCode::InvalidInput,
+                    fill(
+                        "`keep_version_id` {} is not a version of memory {}",
+                        &[&echo(k), &echo(id)],
+                    ),
+                ))
+            }
+        },
+    };
     let key = new_key.unwrap_or(&record.path);
     let wanted_sha = content.map(|c| sha256_hex(c.as_bytes()));
     if let Some(expected) = expected_sha256.filter(|e| *e != record.sha256) {
@@ -199,6 +219,9 @@ pub(crate) fn update(
         },
     };
     let mut history = History::new(cx, snap);
+    if let Some(version) = kept {
+        history.keep(version);
+    }
     let updated = history.modify(record, key, bytes);
     let writes = history.finish(snap, Voice::Host)?;
     match &vetted {

@@ -141,10 +141,12 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
             key,
             content,
             expected_sha256,
+            keep,
         } => memories::update(
             id,
             key.as_deref(),
             content.as_deref(),
+            keep.as_deref(),
             expected_sha256.as_deref(),
             cx,
             snap,

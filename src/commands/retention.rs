@@ -8,16 +8,14 @@
 //! - The head of a live memory is live, and is never taken.
 //! - A deleted memory's tombstone (its last version, a deletion) goes once the retention
 //!   period has passed since the deletion, and with it the memory's history.
-//! - A version that a later version points at — the one a restore brought back
-//!   (`restored_from`), the local text a sync conflict set aside (`local_version_id`) — is
-//!   kept: by retention until the period has passed since the version that points at it, by
-//!   the history budget always.
+//! - A version that a sync conflict set aside (the local text the hosted one replaced) or that
+//!   a restore brought back is kept (`kept_at`): by retention until the period has passed
+//!   since, by the history budget always.
 //!
 //! Times are the versions' recorded times: the time stamped in their ids, which only grows
 //! (a clock that goes back stamps the store's newest time), so a wrong clock never makes a
 //! text look older than it is.
 
-use crate::format::json::Json;
 use crate::model::ids::version_id_time;
 use crate::model::record::{Change, VersionRecord};
 use std::collections::HashSet;
@@ -27,35 +25,17 @@ pub(crate) fn recorded_at(version: &VersionRecord) -> i64 {
     version_id_time(&version.id).map_or(version.created_at, |t| t.max(version.created_at))
 }
 
-/// The version ids `version` points at and so keeps (its `created_by`'s `restored_from` and
-/// `local_version_id`).
-fn points_at(version: &VersionRecord) -> Vec<String> {
-    // Cheap test first: most actors point at nothing, and parsing is then skipped.
-    if !version.created_by.contains("restored_from")
-        && !version.created_by.contains("local_version_id")
-    {
-        return Vec::new();
-    }
-    let Some(actor) = Json::parse(&version.created_by) else {
-        return Vec::new();
-    };
-    ["restored_from", "local_version_id"]
-        .iter()
-        .filter_map(|key| actor.field(key).and_then(Json::as_str))
-        .map(str::to_string)
-        .collect()
-}
-
-/// The ids that versions of `history` point at. With `since`, only pointers recorded at or
-/// after that time count (retention's rule); without, all of them (the budget's).
+/// The ids of the versions of `history` that are kept (`kept_at`: a conflict set them aside,
+/// a restore brought them back). With `since`, only those kept at or after that time
+/// (retention's rule); without, all of them (the budget's).
 pub(crate) fn pinned<'v>(
     history: impl IntoIterator<Item = &'v VersionRecord>,
     since: Option<i64>,
 ) -> HashSet<String> {
     history
         .into_iter()
-        .filter(|v| since.is_none_or(|t| recorded_at(v) >= t))
-        .flat_map(points_at)
+        .filter(|v| v.kept_at.is_some_and(|at| since.is_none_or(|t| at >= t)))
+        .map(|v| v.id.clone())
         .collect()
 }
 
@@ -125,6 +105,7 @@ mod tests {
             created_at: at,
             created_by: by.into(),
             redacted_at: None,
+            kept_at: None,
         }
     }
 
@@ -156,8 +137,11 @@ mod tests {
         let old = version(&mut ids, T0, Change::Created, "{}");
         let next = version(&mut ids, T0 + DAY, Change::Modified, "{}");
         let third = version(&mut ids, T0 + 2 * DAY, Change::Modified, "{}");
-        let pin = format!("{{\"type\":\"api\",\"local_version_id\":\"{}\"}}", old.id);
-        let pull = version(&mut ids, T0 + 50 * DAY, Change::Modified, &pin);
+        let old = VersionRecord {
+            kept_at: Some(T0 + 50 * DAY),
+            ..old
+        };
+        let pull = version(&mut ids, T0 + 50 * DAY, Change::Modified, "{}");
         let head = pull.id.clone();
         let history = vec![old.clone(), next.clone(), third.clone(), pull];
         let taken: Vec<&str> = expired(

@@ -239,6 +239,7 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
     };
     let mut history = History::new(cx, snap);
     history.restoring(id);
+    history.keep(version);
     let record = match live {
         Some(live) => {
             check_size(cx, Voice::Host, &live.path, size as usize)?;

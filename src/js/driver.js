@@ -32,6 +32,7 @@ import { decide, textOrBytes } from "./policy.js";
  *   | { op: "putContent", id: string, bytes: number }
  *   | { op: "deleteContent", id: string }
  *   | { op: "putVersion", record: import("./index.js").VersionRecord }
+ *   | { op: "keepVersion", record: import("./index.js").VersionRecord }
  *   | { op: "deleteVersion", id: string }
  *   | { op: "putClock", clock: { seen: number, acting: number } }} Write
  */
@@ -485,6 +486,10 @@ function issueWrite(tx, write, bytes, core) {
       tx.deleteContent(write.id);
       return;
     case "putVersion":
+      tx.putVersion(write.record);
+      return;
+    case "keepVersion":
+      // A stored version marked kept (docs/TOOL.md#retention): put again, not a new one.
       tx.putVersion(write.record);
       return;
     case "deleteVersion":

@@ -15,7 +15,7 @@ const OWN = new Set(["name", "message", "code", "stack", "cause", "detail"]);
 /**
  * An error for the host application (never for the model): a stable `code` and a message.
  * Codes: the core's (`INVALID_PATH`, `NOT_FOUND`, `READ_ONLY`, `LIMIT_EXCEEDED`,
- * `HISTORY_LIMIT_EXCEEDED`,
+ * `HISTORY_LIMIT_EXCEEDED`, `CONTENT_MISMATCH`,
  * `PRECONDITION_FAILED`, `PATH_CONFLICT`, `REDACT_HEAD`, `POLICY_REFUSED`, and for stores and
  * mounts `TOO_MANY_MOUNTS`, `SLUG_CONFLICT`, `ARCHIVED`, …), plus `QUOTA_EXCEEDED` and
  * `STORAGE_FAILED` for storage, `INVALID_OPTIONS` for `MemoryTool.open` (and

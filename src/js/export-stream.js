@@ -185,6 +185,8 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
   };
   /** @type {Array<Record<string, string>>} */
   const skipped = [];
+  /** The memories left out: their versions are too, unless their history ends in a deletion. */
+  const leftOut = new Set();
   let firstMemory = true;
   let firstVersion = true;
   let inVersions = false;
@@ -319,6 +321,7 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
     for (let i = from; i < to; i++) {
       const entry = entries[i];
       if (entry.key !== null && contents[i - base] === undefined) {
+        if (kind === "memory") leftOut.add(entry.item.id);
         missing.push(
           kind === "memory"
             ? { path: String(entry.item.path), reason: "its content is missing" }
@@ -363,13 +366,13 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
         skipped.push(gone);
         continue;
       }
-      if (unread[n++] === 1) {
+      const flag = unread[n++];
+      if (flag !== 0) {
         const item = entries[i].item;
-        skipped.push(
-          kind === "memory"
-            ? { path: String(item.path), reason: "its record cannot be read" }
-            : { version_id: String(item.id), reason: "its record cannot be read" },
-        );
+        if (kind === "memory") leftOut.add(item?.id);
+        // 2: a memory whose bytes are not the ones its record names (changed outside).
+        const reason = flag === 2 ? "its content does not match its content_sha256" : "its record cannot be read";
+        skipped.push(kind === "memory" ? { path: String(item?.path), reason } : { version_id: String(item?.id), reason });
       }
     }
   };
@@ -411,7 +414,19 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
 
   if (paged && !(await writeFrom(0, true))) return null;
   const rest = paged ? entries.length : 0;
-  entries.push(...versionEntries);
+  // A bundle's history replays to its memories (an import checks it): the versions of a live
+  // memory left out are left out too, while a deleted memory's history, which ends in its
+  // deletion, comes along (as `export` does).
+  /** @type {Map<unknown, string>} */
+  const lastOperation = new Map();
+  for (const v of versionEntries) lastOperation.set(v.item.memoryId, v.item.operation);
+  for (const v of versionEntries) {
+    if (leftOut.has(v.item.memoryId) && lastOperation.get(v.item.memoryId) !== "deleted") {
+      skipped.push({ version_id: String(v.item.id), reason: "its memory was left out" });
+    } else {
+      entries.push(v);
+    }
+  }
   if (entries.length > rest && !(await writeFrom(rest, false))) return null;
   if (entries.length !== total) {
     // The store's count of its files was off (a damaged store): the end is where it ended.

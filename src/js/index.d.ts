@@ -90,6 +90,7 @@ export type MemoryToolErrorCode =
   | "STORE_VANISHED"
   | "DAMAGED"
   | "HISTORY_LIMIT_EXCEEDED"
+  | "CONTENT_MISMATCH"
   | "INVALID_OPTIONS"
   | "INVALID_TOOL_USE"
   | "NOT_READY";
@@ -385,6 +386,11 @@ export type MemoryList = Array<MemorySummary | MemoryPrefix>;
 export interface CreateMemoryParams extends StoreOption {
   path: string;
   content: string;
+  /**
+   * The SHA-256 the content must have (a text that arrived from elsewhere): else
+   * `CONTENT_MISMATCH`, and nothing is written.
+   */
+  content_sha256?: string;
 }
 
 /** A precondition of `memories.update`. */
@@ -402,6 +408,14 @@ export interface UpdateMemoryParams extends StoreOption {
    * sha is this one, or the memory already is in the requested state.
    */
   precondition?: ContentSha256Precondition;
+  /** The SHA-256 the new content must have: else `CONTENT_MISMATCH`, and nothing is written. */
+  content_sha256?: string;
+  /**
+   * A version of this memory that the update sets aside and keeps restorable, whatever the
+   * history budget, for the retention period (docs/TOOL.md#retention): what a merge of your
+   * own replaces, as a sync conflict does.
+   */
+  keep_version_id?: string;
 }
 
 /** `memories.delete` options. */

@@ -3,6 +3,8 @@
 
 /** The hosted limit on one memory's content, in UTF-8 bytes. */
 export const HOSTED_MAX_BYTES = 102_400;
+/** The most memories one hosted store holds. */
+export const HOSTED_MAX_MEMORIES = 10_000;
 /** The hosted limits on a path. */
 export const HOSTED_MAX_PATH_BYTES = 1024;
 export const HOSTED_MAX_SEGMENTS = 20;

@@ -62,8 +62,20 @@ export interface SyncResult {
   conflicts: SyncConflict[];
   /** Refused this pass (each reported once until the file changes). */
   refused: SyncRefusal[];
+  /**
+   * Memories whose fetch, push or delete failed this pass while the rest went on; retried next
+   * pass (a hosted memory that fails three passes in a row with one text is then refused until
+   * it changes).
+   */
+  failed: SyncFailure[];
   /** The local store was found wiped and downloaded again. */
   wiped: boolean;
+  /**
+   * The hosted store read empty, or lost more of the baseline than a pass may delete: no local
+   * delete until a later pass, at least `deleteCorroborationMs` on, sees the same
+   * (docs/SYNC.md#wipes).
+   */
+  suspectedWipe: boolean;
   /** Requests sent to the hosted store (retries included). */
   requests: number;
 }
@@ -89,11 +101,24 @@ export interface SyncRefusal {
   status?: number;
 }
 
-export type SyncState = "idle" | "syncing" | "offline" | "error" | "standby" | "stopped";
+/** One memory a pass could not move. */
+export interface SyncFailure {
+  /** Where it failed: `"local"` for a pull (the hosted memory could not be fetched or believed), `"hosted"` for a push or delete. */
+  side: "hosted" | "local";
+  path: string;
+  reason: string;
+}
+
+/**
+ * The lifecycle: `held` is `idle` with local deletes held back by a suspected hosted wipe.
+ */
+export type SyncLifecycle = "idle" | "syncing" | "held" | "offline" | "error" | "standby" | "stopped";
+/** @deprecated The old name of `SyncLifecycle`. */
+export type SyncState = SyncLifecycle;
 
 /** What `status` shows. */
 export interface SyncStatus {
-  state: SyncState;
+  state: SyncLifecycle;
   /** Whether this tab holds the syncing role for the store. */
   leader: boolean;
   /** The end of the last pass that succeeded (RFC 3339), or null. */
@@ -103,6 +128,8 @@ export interface SyncStatus {
   pending: { push: number; pull: number; delete: number };
   /** The hosted store is archived: nothing is pushed. */
   hostedArchived: boolean;
+  /** A suspected hosted wipe holding local deletes back, since when, or null. */
+  suspectedWipe: { since: string; hostedCount: number; missing: number } | null;
 }
 
 export type SyncEvent =
@@ -111,6 +138,7 @@ export type SyncEvent =
   | ({ type: "conflict"; memoryStoreId: string } & SyncConflict)
   | ({ type: "refused"; memoryStoreId: string } & SyncRefusal)
   | { type: "wipe"; memoryStoreId: string; hostedCount: number }
+  | { type: "suspected_wipe"; memoryStoreId: string; hostedCount: number; missing: number }
   | { type: "pass"; result: SyncResult };
 
 /** The error `start` throws for bad options (`code: "INVALID_OPTIONS"`). */

@@ -1,29 +1,20 @@
 // memory-tool-wasm/sync: keeps a local store in step with a hosted memory store (the memory
 // stores API, through the official SDK client the host passes), on the package's public host
-// API (docs/SYNC.md). One pass: list both sides (the hosted one with `view=basic`, paths and
-// shas only), decide per path against the baseline, then move only what differs.
+// API (docs/SYNC.md). Three parts: the decisions of a pass are one pure function
+// (sync-plan.js); the hosted side, with its retries and its checks of every answer, is
+// sync-hosted.js; this file is the lifecycle (one state, named transitions), the triggers, the
+// syncing role across tabs (Web Locks), and a pass's I/O around the plan.
 
 import { HOST_CALL_AS } from "./sync-actor.js";
-import { emptyState, stateStore } from "./sync-state.js";
-import {
-  errorTypeOf,
-  hostedContentProblem,
-  hostedPathProblem,
-  isPermanentRefusal,
-  retryAfterOf,
-  statusOf,
-} from "./sync-rules.js";
+import { recordStore } from "./sync-state.js";
+import { FAILURES_BEFORE_SKIP, baselineOf, emptyRecord, plan } from "./sync-plan.js";
+import { FULL_PAGE, HostedStore, MAX_RETRY_AFTER_MS, isConflictError, isUnanswered, sleep } from "./sync-hosted.js";
+import { hostedContentProblem, hostedPathProblem, isPermanentRefusal, statusOf } from "./sync-rules.js";
 
-/** The hosted API's page sizes: `basic` pages carry up to 100 items, `full` ones 20. */
-const PAGE = 100;
-const FULL_PAGE = 20;
 /** Content fetches in flight at once during a pass (docs/SYNC.md#a-pass). */
 const FETCH_CONCURRENCY = 8;
 /** Uploads in flight at once. */
 const PUSH_CONCURRENCY = 4;
-/** Hosted deletes per pass: a quarter of the baseline, at least 8, at most 50 (as the SDK). */
-const DELETE_CAP_FLOOR = 8;
-const DELETE_CAP_CEILING = 50;
 
 const DEFAULTS = {
   intervalMs: 15_000,
@@ -33,6 +24,27 @@ const DEFAULTS = {
   retry: { attempts: 4, baseMs: 500, maxMs: 30_000 },
 };
 
+/**
+ * The lifecycle: `#to(next)` is the one way the state changes, along these transitions.
+ *   starting → standby (another tab holds the role) | idle (this tab took it)
+ *   standby  → idle (the role came to this tab)
+ *   idle | offline | error | held → syncing (a pass starts)
+ *   syncing  → idle (the pass did its work) | held (a suspected hosted wipe holds its deletes)
+ *            | offline (a request got no answer) | error (anything else)
+ *   any      → stopped
+ * @type {Record<string, string[]>}
+ */
+const TRANSITIONS = {
+  starting: ["standby", "idle", "stopped"],
+  standby: ["idle", "stopped"],
+  idle: ["syncing", "stopped"],
+  syncing: ["idle", "held", "offline", "error", "stopped"],
+  held: ["syncing", "stopped"],
+  offline: ["syncing", "stopped"],
+  error: ["syncing", "stopped"],
+  stopped: [],
+};
+
 const OPENING = Symbol("MemorySync.start");
 
 /**
@@ -40,13 +52,12 @@ const OPENING = Symbol("MemorySync.start");
  * @typedef {import("./sync.js").SyncResult} SyncResult
  * @typedef {import("./sync.js").SyncStatus} SyncStatus
  * @typedef {import("./sync.js").SyncEvent} SyncEvent
- * @typedef {import("./sync-state.js").SyncState} SyncState
- * @typedef {{ type: "memory", id: string, path: string, content_sha256: string,
- *   content_size_bytes: number, memory_version_id: string | null }} LocalMemory
- * @typedef {{ id: string, path: string, content_sha256: string, memory_version_id: string,
- *   content?: string | null }} HostedMemory
- * @typedef {{ path: string, hosted: HostedMemory, local: LocalMemory | null, conflict: boolean }} Pull
- * @typedef {{ path: string, local: LocalMemory, hosted: HostedMemory | null }} Push
+ * @typedef {import("./sync-plan.js").SyncRecord} SyncRecord
+ * @typedef {import("./sync-plan.js").LocalMemory} LocalMemory
+ * @typedef {import("./sync-plan.js").HostedMemory} HostedMemory
+ * @typedef {import("./sync-plan.js").Pull} Pull
+ * @typedef {import("./sync-plan.js").Push} Push
+ * @typedef {import("./sync-hosted.js").FullMemory} FullMemory
  */
 
 /** The error `start` throws for bad options. */
@@ -60,40 +71,28 @@ export class MemorySyncError extends Error {
   }
 }
 
-/** @param {number} ms @param {AbortSignal} [signal] */
-const sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-  });
-
 /**
- * Runs `fn` over `items`, at most `limit` at a time. One item's failure does not cut the
- * others short, except that no new item starts after a failure with no answer (the network is
- * down); the first failure is thrown once all have settled.
+ * Runs `fn` over `items`, at most `limit` at a time. A failure of one item is that item's: `fn`
+ * handles it. Only a failure with no answer (the network is down) stops new items from
+ * starting and is thrown once all have settled.
  * @template T @param {T[]} items @param {number} limit @param {(item: T) => Promise<void>} fn
  */
 async function pool(items, limit, fn) {
   const queue = items[Symbol.iterator]();
-  /** @type {{ error: unknown }[]} */
-  const failed = [];
-  let down = false;
+  /** @type {unknown[]} */
+  const down = [];
   const worker = async () => {
     for (const item of queue) {
-      if (down) return;
+      if (down.length > 0) return;
       try {
         await fn(item);
       } catch (error) {
-        failed.push({ error });
-        if (statusOf(error) === undefined) down = true;
+        down.push(error);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failed.length > 0) throw failed[0].error;
+  if (down.length > 0) throw down[0];
 }
 
 /** @param {unknown} e */
@@ -103,6 +102,7 @@ const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 
 /** Keeps one local store in step with one hosted memory store (docs/SYNC.md). */
 export class MemorySync {
+  // What it syncs, and how (fixed at start).
   /** @type {any} */ #memory;
   /** @type {any} */ #client;
   #memoryStoreId;
@@ -113,28 +113,31 @@ export class MemorySync {
   #corroborationMs;
   #stopTimeoutMs;
   #retry;
-  #stateStore;
-  /** @type {SyncState} */ #state = emptyState();
+  #records;
   /** @type {Set<(event: SyncEvent) => void>} */ #listeners = new Set();
+  /** @type {Array<() => void>} */ #cleanups = [];
+  #abort = new AbortController();
+
+  // The lifecycle.
+  /** @type {string} */ #state = "starting";
+  /** Set by `stop()`: no pass starts but its last one, and none is scheduled. */
+  #stopping = false;
   /** @type {SyncStatus} */ #status;
+  /** @type {(() => void) | null} */ #releaseLock = null;
+
+  // What the sync remembers (persisted), and what it learnt of the hosted store this page.
+  /** @type {SyncRecord} */ #record = emptyRecord();
+  /** @type {boolean | null} */ #archived = null;
+  #requests = 0;
+
+  // When the next pass runs.
   /** @type {Promise<SyncResult> | null} */ #queued = null;
   /** @type {Promise<SyncResult> | null} */ #running = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */ #timer;
   #timerAt = Infinity;
   #lastPassAt = -Infinity;
   #failures = 0;
-  #retryAfterMs = 0;
   #dirty = false;
-  #stopped = false;
-  #leader = false;
-  #archived = false;
-  #checkedStore = false;
-  #abort = new AbortController();
-  /** @type {Array<() => void>} */ #cleanups = [];
-  /** @type {(() => void) | null} */ #releaseLock = null;
-  #requests = 0;
-  /** The last request failure that had no answer (the network, not the service). */
-  /** @type {unknown} */ #unanswered = null;
 
   /**
    * @param {symbol} token
@@ -154,7 +157,7 @@ export class MemorySync {
     this.#corroborationMs = options.deleteCorroborationMs ?? DEFAULTS.deleteCorroborationMs;
     this.#stopTimeoutMs = options.stopTimeoutMs ?? DEFAULTS.stopTimeoutMs;
     this.#retry = { ...DEFAULTS.retry, ...options.retry };
-    this.#stateStore = stateStore(memory, store, this.#memoryStoreId);
+    this.#records = recordStore(memory, store, this.#memoryStoreId);
     this.#status = {
       state: "idle",
       leader: false,
@@ -162,6 +165,7 @@ export class MemorySync {
       lastError: null,
       pending: { push: 0, pull: 0, delete: 0 },
       hostedArchived: false,
+      suspectedWipe: null,
     };
   }
 
@@ -192,6 +196,20 @@ export class MemorySync {
       const v = options[name];
       if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
         bad(`\`${name}\` must be a number of milliseconds, 0 or more`);
+      }
+    }
+    const retry = options.retry;
+    if (retry !== undefined) {
+      if (typeof retry !== "object" || retry === null) bad("`retry` must be an object");
+      const r = /** @type {Record<string, unknown>} */ (retry);
+      if (r.attempts !== undefined && !(Number.isInteger(r.attempts) && /** @type {number} */ (r.attempts) >= 1 && /** @type {number} */ (r.attempts) <= 20)) {
+        bad("`retry.attempts` must be a whole number from 1 to 20");
+      }
+      for (const name of ["baseMs", "maxMs"]) {
+        const v = r[name];
+        if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= MAX_RETRY_AFTER_MS)) {
+          bad(`\`retry.${name}\` must be a number of milliseconds from 0 to ${MAX_RETRY_AFTER_MS}`);
+        }
       }
     }
     const mounts = memory.mounts;
@@ -233,8 +251,8 @@ export class MemorySync {
    * @returns {Promise<SyncResult>}
    */
   now() {
-    if (this.#stopped) return Promise.resolve(this.#skipped("stopped"));
-    if (!this.#leader) return Promise.resolve(this.#skipped("standby"));
+    if (this.#stopping) return Promise.resolve(this.#skipped("stopped"));
+    if (!this.#status.leader) return Promise.resolve(this.#skipped("standby"));
     if (this.#queued) return this.#queued;
     const previous = this.#running ?? Promise.resolve();
     const queued = previous
@@ -257,33 +275,44 @@ export class MemorySync {
    * @returns {Promise<SyncResult | null>}
    */
   async stop() {
-    if (this.#stopped) return null;
-    const wasLeader = this.#leader;
-    const last = wasLeader ? this.now() : null;
-    this.#stopped = true;
+    if (this.#stopping) return null;
+    const last = this.#status.leader ? this.now() : null;
+    this.#stopping = true;
     clearTimeout(this.#timer);
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
     /** @type {SyncResult | null} */
     let result = null;
     if (last) {
-      const timeout = sleep(this.#stopTimeoutMs).then(() => null);
+      const cut = new AbortController();
+      const timeout = sleep(this.#stopTimeoutMs, cut.signal).then(() => null);
       result = await Promise.race([last, timeout]);
+      cut.abort();
       if (result === null) this.#abort.abort();
       await last.catch(() => {});
+      await this.#save();
     }
-    await this.#save();
-    this.#leader = false;
+    this.#to("stopped");
     this.#releaseLock?.();
     this.#setStatus({ state: "stopped", leader: false });
     return result;
   }
 
   // -------------------------------------------------------------------------------------------
-  // Starting, the syncing role, triggers
+  // The lifecycle, the syncing role, triggers
+
+  /**
+   * Moves the lifecycle to `next`, if that transition is one of TRANSITIONS; returns whether
+   * it did.
+   * @param {string} next
+   */
+  #to(next) {
+    if (!TRANSITIONS[this.#state]?.includes(next)) return false;
+    this.#state = next;
+    return true;
+  }
 
   async #begin() {
-    const loaded = await this.#stateStore.load();
-    if (loaded && loaded.v === 1) this.#state = { ...emptyState(), ...loaded };
+    this.#record = await this.#records.load();
     const unsubscribe = this.#memory.subscribe((/** @type {any} */ event) => {
       if (event.type !== "change" || event.store !== this.#store) return;
       if (event.created_by?.memory_store_id === this.#memoryStoreId) return;
@@ -296,7 +325,7 @@ export class MemorySync {
       const online = () => this.#wake(Date.now());
       // Best effort: a pass started as the page goes may not finish (docs/SYNC.md#triggers).
       const leaving = () => {
-        if (this.#dirty && this.#leader) void this.now();
+        if (this.#dirty && this.#status.leader) void this.now();
       };
       const hidden = () => {
         if (win.document?.visibilityState === "hidden") leaving();
@@ -321,7 +350,7 @@ export class MemorySync {
     const hold = (reload) =>
       new Promise((release) => {
         this.#releaseLock = () => release(undefined);
-        if (this.#stopped) release(undefined);
+        if (this.#stopping) release(undefined);
         else void this.#becomeLeader(reload);
       });
     // The lock is held as long as the callback's promise is pending: until stop or the tab goes.
@@ -334,41 +363,42 @@ export class MemorySync {
         .catch(() => resolve(false));
     });
     if (got) return;
+    this.#to("standby");
     this.#setStatus({ state: "standby", leader: false });
     locks.request(name, () => hold(true)).catch(() => {});
   }
 
   /**
-   * Takes the syncing role. A tab that waited for it reads the state again first: the tab that
-   * held the role saved newer baselines meanwhile.
+   * Takes the syncing role. A tab that waited for it reads the record again first: the tab
+   * that held the role saved newer baselines meanwhile.
    * @param {boolean} [reload]
    */
   async #becomeLeader(reload = false) {
     if (reload) {
       try {
-        const loaded = await this.#stateStore.load();
-        if (loaded && loaded.v === 1) this.#state = { ...emptyState(), ...loaded };
+        this.#record = await this.#records.load();
       } catch (error) {
         this.#setStatus({ lastError: `could not read the sync state: ${messageOf(error)}` });
       }
-      if (this.#stopped) return;
     }
-    this.#leader = true;
+    if (this.#stopping || !this.#to("idle")) return;
     this.#setStatus({ state: "idle", leader: true });
     this.#wake(Date.now());
   }
 
   /** Makes sure a pass starts no later than `at` (ms since the epoch). @param {number} at */
   #wake(at) {
-    if (this.#stopped || !this.#leader) return;
+    if (this.#stopping || !this.#status.leader) return;
     if (this.#timer !== undefined && this.#timerAt <= at) return;
     clearTimeout(this.#timer);
     this.#timerAt = at;
+    // setTimeout holds at most 2^31 - 1 ms; a later `at` would fire at once.
+    const delay = Math.min(Math.max(0, at - Date.now()), MAX_RETRY_AFTER_MS);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#timerAt = Infinity;
       void this.now();
-    }, Math.max(0, at - Date.now()));
+    }, delay);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -413,124 +443,72 @@ export class MemorySync {
       deletedHosted: [],
       conflicts: [],
       refused: [],
+      failed: [],
       wiped: false,
+      suspectedWipe: false,
       requests: 0,
     };
   }
 
   async #save() {
     try {
-      await this.#stateStore.save(this.#state);
+      await this.#records.save(this.#record);
     } catch (error) {
       this.#setStatus({ lastError: `could not save the sync state: ${messageOf(error)}` });
     }
   }
 
   // -------------------------------------------------------------------------------------------
-  // Requests: the SDK's own retries off, ours on (backoff with jitter, retry-after honoured)
-
-  /**
-   * Sends one request (`send(requestOptions)`), retrying what is safe to retry: reads and
-   * preconditioned writes after any failure without an answer and after 429/5xx; a create
-   * only after an answer saying it was not done (429, 503, 529), never after a dropped
-   * connection, whose outcome the next listing settles (docs/SYNC.md#network).
-   * @template T
-   * @param {"read" | "idempotent" | "create"} kind
-   * @param {(options: object) => Promise<T>} send
-   * @returns {Promise<T>}
-   */
-  async #request(kind, send) {
-    for (let attempt = 1; ; attempt++) {
-      if (this.#abort.signal.aborted) throw new MemorySyncError("ABORTED", "the sync stopped");
-      this.#requests++;
-      try {
-        return await send({ maxRetries: 0, signal: this.#abort.signal });
-      } catch (error) {
-        const status = statusOf(error);
-        const notDone = status === 429 || status === 503 || status === 529;
-        const retryable =
-          notDone || (kind !== "create" && (status === undefined || status === 408 || (status >= 500 && status < 600)));
-        if (!retryable || attempt >= this.#retry.attempts || this.#abort.signal.aborted) {
-          if (status === undefined) this.#unanswered = error;
-          throw error;
-        }
-        const asked = retryAfterOf(error, Date.now());
-        if (asked !== null) this.#retryAfterMs = asked;
-        const backoff = Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** (attempt - 1));
-        const delay = asked !== null ? Math.min(asked, this.#retry.maxMs) : backoff / 2 + (Math.random() * backoff) / 2;
-        await sleep(delay, this.#abort.signal);
-      }
-    }
-  }
-
-  /**
-   * The hosted store's memories (not its directory entries), page by page as `memories.list`
-   * gives them; a caller that stops early requests no further page.
-   * @param {"basic" | "full"} view @param {number} limit
-   * @returns {AsyncGenerator<HostedMemory>}
-   */
-  async *#hostedMemories(view, limit) {
-    /** @type {string | null} */
-    let page = null;
-    do {
-      const cursor = page;
-      /** @type {any} */
-      const result = await this.#request("read", (o) =>
-        this.#client.beta.memoryStores.memories.list(this.#memoryStoreId, { view, limit, ...(cursor ? { page: cursor } : {}) }, o),
-      );
-      for (const item of result.data ?? []) if (item.type === "memory") yield item;
-      page = result.next_page ?? null;
-    } while (page);
-  }
-
-  /** Every hosted memory, `view=basic`, keyed by path. @returns {Promise<Map<string, HostedMemory>>} */
-  async #listHosted() {
-    /** @type {Map<string, HostedMemory>} */
-    const hosted = new Map();
-    for await (const item of this.#hostedMemories("basic", PAGE)) hosted.set(item.path, item);
-    return hosted;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // A pass
+  // A pass: gather the facts, plan, carry the plan out
 
   /** @returns {Promise<SyncResult>} */
   async #pass() {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Infinity;
-    const startedAt = Date.now();
-    this.#lastPassAt = startedAt;
+    this.#lastPassAt = Date.now();
     this.#dirty = false;
-    const requestsBefore = this.#requests;
     const result = this.#blank();
+    // The SDK adds a listener to each request's signal and leaves it there: a signal of this
+    // pass alone takes them with it when the pass ends.
+    const passAbort = new AbortController();
+    const cut = () => passAbort.abort();
+    this.#abort.signal.addEventListener("abort", cut, { once: true });
+    const hosted = new HostedStore(this.#client, this.#memoryStoreId, this.#retry, passAbort.signal);
     const nav = /** @type {any} */ (globalThis).navigator;
+    /** @type {string} */
+    let ended;
+    /** @type {Partial<SyncStatus>} */
+    let change;
     try {
       // The browser knows it has no network: no request is sent (the `online` event, or the
       // backoff below, brings the next pass).
       if (nav && nav.onLine === false) throw new MemorySyncError("OFFLINE", "offline");
+      if (!this.#to("syncing")) return this.#skipped("stopped");
       this.#setStatus({ state: "syncing" });
-      await this.#reconcile(result);
+      await this.#reconcile(hosted, result);
       result.ok = true;
       this.#failures = 0;
-      this.#retryAfterMs = 0;
-      this.#setStatus({ state: "idle", lastSyncAt: new Date().toISOString(), lastError: null });
+      ended = result.suspectedWipe ? "held" : "idle";
+      change = { lastSyncAt: new Date().toISOString(), lastError: null };
     } catch (error) {
       this.#failures++;
       result.error = messageOf(error);
       // Offline only when a request got no answer; a local failure (a vanished or damaged
-      // store) is an error the host must see.
-      const offline =
-        codeOf(error) === "OFFLINE" || (error === this.#unanswered && !this.#abort.signal.aborted);
-      this.#setStatus({ state: offline ? "offline" : "error", lastError: result.error });
+      // store) or an answer that cannot be believed is an error the host must see.
+      ended = codeOf(error) === "OFFLINE" || (isUnanswered(error) && !this.#abort.signal.aborted) ? "offline" : "error";
+      change = { lastError: result.error };
     }
-    result.requests = this.#requests - requestsBefore;
+    this.#abort.signal.removeEventListener("abort", cut);
+    result.requests = hosted.requests;
+    this.#requests += hosted.requests;
     await this.#save();
-    if (!this.#stopped) {
+    this.#setStatus(this.#to(ended) ? { ...change, state: /** @type {any} */ (ended) } : change);
+    if (!this.#stopping) {
       const backoff =
         this.#failures === 0
           ? this.#pollMs
-          : Math.max(this.#retryAfterMs, Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** this.#failures) * (0.5 + Math.random() / 2));
+          : Math.max(hosted.retryAfterMs, Math.min(this.#retry.maxMs, this.#retry.baseMs * 2 ** this.#failures) * (0.5 + Math.random() / 2));
       this.#wake(Date.now() + backoff);
       if (this.#dirty) this.#wake(Math.max(Date.now(), this.#lastPassAt + this.#intervalMs));
     }
@@ -538,174 +516,186 @@ export class MemorySync {
     return result;
   }
 
-  /** @param {SyncResult} result */
-  async #reconcile(result) {
-    const state = this.#state;
-    if (!this.#checkedStore) {
-      /** @type {any} */
-      const store = await this.#request("read", (o) => this.#client.beta.memoryStores.retrieve(this.#memoryStoreId, {}, o));
-      this.#archived = store.archived_at !== null && store.archived_at !== undefined;
-      this.#checkedStore = true;
+  /**
+   * @param {HostedStore} hosted
+   * @param {SyncResult} result
+   */
+  async #reconcile(hosted, result) {
+    if (this.#archived === null) {
+      this.#archived = await hosted.archived();
       this.#setStatus({ hostedArchived: this.#archived });
     }
     const pushing = !this.#readOnly && !this.#archived;
     /** @type {LocalMemory[]} */
-    const localList = (await this.#memory.memories.list({ store: this.#store })).filter(
-      (/** @type {any} */ m) => m.type === "memory",
-    );
+    const localList = (await this.#memory.memories.list({ store: this.#store })).filter((/** @type {any} */ m) => m.type === "memory");
     const local = new Map(localList.map((m) => [m.path, m]));
-    const hosted = await this.#listHosted();
-
-    // Sends whose answer never came: a hosted memory holding exactly what was sent is that
-    // send, landed after all.
-    for (const [path, sha] of Object.entries(state.sent)) {
-      const h = hosted.get(path);
-      if (h && h.content_sha256 === sha) state.baseline[path] = [h.content_sha256, h.id, h.memory_version_id];
-    }
-    state.sent = {};
-
-    // A local store found empty while its baseline is not was wiped (cleared site data, an
-    // evicted origin, a deleted store): download it again, push and delete nothing.
-    const baselineSize = Object.keys(state.baseline).length;
-    if (local.size === 0 && baselineSize > 1) {
-      state.baseline = {};
-      state.deletes = {};
-      result.wiped = true;
-      this.#emit({ type: "wipe", memoryStoreId: this.#memoryStoreId, hostedCount: hosted.size });
-    }
-
-    /** @type {Pull[]} */ const pulls = [];
-    /** @type {Push[]} */ const pushes = [];
-    /** @type {Array<{ path: string, local: LocalMemory }>} */ const localDeletes = [];
-    /** @type {Array<{ path: string, hosted: HostedMemory, base: string }>} */ const hostedDeletes = [];
-    let pendingDeletes = 0;
-    const paths = new Set([...local.keys(), ...hosted.keys(), ...Object.keys(state.baseline)]);
-    for (const path of [...paths].sort()) {
-      const l = local.get(path) ?? null;
-      const h = hosted.get(path) ?? null;
-      const base = state.baseline[path]?.[0];
-      if (l) delete state.deletes[path];
-      if (!h) {
-        if (!l) {
-          delete state.baseline[path];
-          delete state.deletes[path];
-        } else if (base !== undefined && l.content_sha256 === base) {
-          localDeletes.push({ path, local: l });
-        } else if (pushing && state.refused[path] !== l.content_sha256) {
-          pushes.push({ path, local: l, hosted: null });
-        }
-        continue;
-      }
-      if (!l) {
-        if (base === undefined || h.content_sha256 !== base) {
-          delete state.deletes[path];
-          if (state.refused[`local:${path}`] !== h.content_sha256) pulls.push({ path, hosted: h, local: null, conflict: false });
-        } else if (pushing) {
-          // Deleted here, unchanged there: deleted there only once corroborated.
-          const seen = (state.deletes[path] ??= [Date.now(), 0]);
-          seen[1]++;
-          if (seen[1] >= 2 && Date.now() - seen[0] >= this.#corroborationMs) hostedDeletes.push({ path, hosted: h, base });
-          else pendingDeletes++;
-        }
-        continue;
-      }
-      if (l.content_sha256 === h.content_sha256) {
-        state.baseline[path] = [h.content_sha256, h.id, h.memory_version_id];
-        delete state.refused[path];
-        continue;
-      }
-      const hostedChanged = h.content_sha256 !== base;
-      const localChanged = l.content_sha256 !== base;
-      if (hostedChanged && state.refused[`local:${path}`] === h.content_sha256) continue;
-      if (hostedChanged) pulls.push({ path, hosted: h, local: l, conflict: localChanged });
-      else if (pushing && state.refused[path] !== l.content_sha256) pushes.push({ path, local: l, hosted: h });
-    }
-
-    const pending = { push: pushes.length, pull: pulls.length, delete: pendingDeletes + hostedDeletes.length };
-    this.#setStatus({ pending: { ...pending } });
-    await this.#pullAll(pulls, hosted.size, result, pending);
-    await this.#deleteLocal(localDeletes, result);
-    await pool(pushes, PUSH_CONCURRENCY, async (p) => {
-      if ((await this.#push(p, result)) !== "deferred") pending.push--;
+    // A first download (no baseline, nothing here) lists with the text: the full pages are the
+    // listing, so no `basic` page comes first.
+    const first = Object.keys(this.#record.baseline).length === 0 && local.size === 0;
+    const listed = await hosted.list(first ? "full" : "basic");
+    const gone = await this.#whyGone(local);
+    const decided = plan({
+      local,
+      gone,
+      hosted: listed,
+      state: this.#record,
+      now: Date.now(),
+      pushing,
+      corroborationMs: this.#corroborationMs,
     });
-    const cap = Math.max(DELETE_CAP_FLOOR, Math.min(DELETE_CAP_CEILING, Math.floor(baselineSize / 4)));
-    for (const d of hostedDeletes.slice(0, cap)) {
-      if (await this.#deleteHosted(d, result)) pending.delete--;
+    this.#record = decided.state;
+    if (decided.wiped) {
+      result.wiped = true;
+      this.#emit({ type: "wipe", memoryStoreId: this.#memoryStoreId, hostedCount: listed.size });
+    }
+    const suspect = decided.suspected ? this.#record.suspect : null;
+    result.suspectedWipe = suspect !== null;
+    if (suspect && suspect.passes === 1) {
+      this.#emit({ type: "suspected_wipe", memoryStoreId: this.#memoryStoreId, hostedCount: suspect.hostedCount, missing: suspect.missing });
+    }
+    this.#setStatus({ suspectedWipe: suspect && { since: new Date(suspect.since).toISOString(), hostedCount: suspect.hostedCount, missing: suspect.missing } });
+
+    const pending = {
+      push: decided.pushes.length,
+      pull: decided.pulls.length,
+      delete: decided.hostedDeletes.length + decided.waiting.hostedDeletes + decided.localDeletes.length + decided.waiting.localDeletes,
+    };
+    this.#setStatus({ pending: { ...pending } });
+    await this.#pullAll(hosted, decided.pulls, listed, result, pending);
+    for (const d of decided.localDeletes) {
+      if (await this.#deleteLocal(d.path, d.local, result)) pending.delete--;
+    }
+    await pool(decided.pushes, PUSH_CONCURRENCY, async (p) => {
+      if ((await this.#push(hosted, p, result)) !== "deferred") pending.push--;
+    });
+    for (const d of decided.hostedDeletes) {
+      if (await this.#deleteHosted(hosted, d, result)) pending.delete--;
     }
     this.#setStatus({ pending: { ...pending } });
   }
 
   /**
-   * Fetches and writes locally what changed on the hosted side: one request per memory, or the
-   * `view=full` listing when that takes fewer requests (a first download).
-   * @param {Pull[]} pulls @param {number} hostedCount @param {SyncResult} result
+   * Why each path the baseline holds and this store does not is gone: deleted here by expiry
+   * (its last version's actor), or otherwise. One local read per such path, and none for a path
+   * already known expired.
+   * @param {Map<string, LocalMemory>} local
+   * @returns {Promise<Map<string, "expiry" | "other">>}
+   */
+  async #whyGone(local) {
+    /** @type {Map<string, "expiry" | "other">} */
+    const gone = new Map();
+    for (const [path, entry] of Object.entries(this.#record.baseline)) {
+      if (local.has(path) || this.#record.expired[path] !== undefined) continue;
+      const localId = entry[3];
+      if (typeof localId !== "string") {
+        gone.set(path, "other");
+        continue;
+      }
+      const { data } = await this.#memory.versions.list({ store: this.#store, memory_id: localId, limit: 1 });
+      const last = data?.[0];
+      gone.set(path, last?.operation === "deleted" && last?.created_by?.type === "expiry" ? "expiry" : "other");
+    }
+    return gone;
+  }
+
+  /**
+   * Fetches and writes locally what changed on the hosted side: the texts a full listing
+   * brought, one request per memory, or the `view=full` pages when that takes fewer requests.
+   * A memory that cannot be fetched is that memory's failure (`failed`, then skipped until it
+   * changes); only a request with no answer ends the pass.
+   * @param {HostedStore} hosted
+   * @param {Pull[]} pulls
+   * @param {Map<string, HostedMemory | FullMemory>} listed
+   * @param {SyncResult} result
    * @param {{ pull: number }} pending
    */
-  async #pullAll(pulls, hostedCount, result, pending) {
+  async #pullAll(hosted, pulls, listed, result, pending) {
     if (pulls.length === 0) return;
     let done = 0;
     const total = pulls.length;
     this.#emit({ type: "progress", phase: "pull", done, total });
-    const write = async (/** @type {Pull} */ pull, /** @type {HostedMemory} */ full) => {
-      if (await this.#writeLocal(pull, full, result)) pending.pull--;
+    const write = async (/** @type {Pull} */ pull, /** @type {FullMemory | null} */ full) => {
+      if (full !== null && (await this.#writeLocal(pull, full, result))) pending.pull--;
       done++;
       this.#emit({ type: "progress", phase: "pull", done, total });
     };
-    if (pulls.length > Math.ceil(hostedCount / FULL_PAGE)) {
-      const wanted = new Map(pulls.map((p) => [p.path, p]));
-      for await (const item of this.#hostedMemories("full", FULL_PAGE)) {
+    const withText = pulls.filter((p) => typeof (/** @type {any} */ (p.hosted).content) === "string");
+    for (const pull of withText) await write(pull, /** @type {FullMemory} */ (pull.hosted));
+    const rest = pulls.filter((p) => !withText.includes(p));
+    if (rest.length === 0) return;
+    if (rest.length > Math.ceil(listed.size / FULL_PAGE)) {
+      const wanted = new Map(rest.map((p) => [p.path, p]));
+      for await (const item of hosted.memories("full")) {
         const pull = wanted.get(item.path);
-        if (!pull) continue;
+        if (!pull || typeof (/** @type {any} */ (item).content) !== "string") continue;
         wanted.delete(item.path);
-        await write(pull, item);
+        await write(pull, /** @type {FullMemory} */ (item));
         if (wanted.size === 0) break;
       }
-      return;
+      // What the pages did not carry whole is fetched on its own below.
+      rest.splice(0, rest.length, ...wanted.values());
     }
-    await pool(pulls, FETCH_CONCURRENCY, async (pull) => {
-      /** @type {any} */
+    await pool(rest, FETCH_CONCURRENCY, async (pull) => {
+      /** @type {FullMemory | null} */
       let full;
       try {
-        full = await this.#request("read", (o) =>
-          this.#client.beta.memoryStores.memories.retrieve(pull.hosted.id, { memory_store_id: this.#memoryStoreId, view: "full" }, o),
-        );
+        // Deleted since the listing (null): the next pass reconciles it.
+        full = await hosted.retrieve(pull.hosted.id);
       } catch (error) {
-        // Deleted since the listing: the next pass reconciles it.
-        if (statusOf(error) === 404) return;
-        throw error;
+        if (isUnanswered(error)) throw error;
+        this.#failed(result, pull.path, pull.hosted.content_sha256, messageOf(error));
+        return;
       }
       await write(pull, full);
     });
   }
 
   /**
-   * Writes a hosted memory locally as a new version recording the hosted store and version.
-   * @param {Pull} pull @param {HostedMemory} full @param {SyncResult} result
+   * Writes a hosted memory locally as a new version recording the hosted store and version,
+   * and, over a local change, the local version it set aside (kept restorable,
+   * docs/TOOL.md#retention). The text is written only if it is the one its sha names.
+   * @param {Pull} pull @param {FullMemory} full @param {SyncResult} result
    * @returns {Promise<boolean>} whether it was written
    */
   async #writeLocal(pull, full, result) {
     const { path, local } = pull;
-    const content = full.content ?? "";
+    if (typeof full.content !== "string") {
+      this.#failed(result, path, full.content_sha256, "the hosted memory holds no text");
+      return false;
+    }
+    const content = full.content;
     const by = { memory_store_id: this.#memoryStoreId, memory_version_id: full.memory_version_id };
+    // Over a local change, the local text is set aside and kept restorable (docs/TOOL.md#retention).
+    const keep = pull.conflict && local?.memory_version_id ? { keep_version_id: local.memory_version_id } : {};
+    /** @type {any} */
+    let written;
     try {
-      if (local) {
-        await this.#memory[HOST_CALL_AS](
-          "memories.update",
-          { store: this.#store, id: local.id, content, precondition: { type: "content_sha256", content_sha256: local.content_sha256 } },
-          by,
-        );
-      } else {
-        await this.#memory[HOST_CALL_AS]("memories.create", { store: this.#store, path, content }, by);
-      }
+      written = local
+        ? await this.#memory[HOST_CALL_AS](
+            "memories.update",
+            {
+              store: this.#store,
+              id: local.id,
+              content,
+              content_sha256: full.content_sha256,
+              precondition: { type: "content_sha256", content_sha256: local.content_sha256 },
+              ...keep,
+            },
+            by,
+          )
+        : await this.#memory[HOST_CALL_AS]("memories.create", { store: this.#store, path, content, content_sha256: full.content_sha256 }, by);
     } catch (error) {
       const code = codeOf(error);
       // Changed here during the pass: the next pass sees both sides again.
       if (code === "PRECONDITION_FAILED" || code === "PATH_CONFLICT" || code === "NOT_FOUND") return false;
-      this.#refuse(result, "local", path, full.content_sha256, messageOf(error));
+      // Not the text its sha names: this memory's failure this pass (a lying or broken answer).
+      if (code === "CONTENT_MISMATCH") this.#failed(result, path, full.content_sha256, `the hosted memory's text does not match its content_sha256: ${messageOf(error)}`);
+      else this.#refuse(result, "local", path, full.content_sha256, messageOf(error));
       return false;
     }
-    this.#state.baseline[path] = [full.content_sha256, full.id, full.memory_version_id];
-    delete this.#state.refused[`local:${path}`];
+    this.#record.baseline[path] = baselineOf(full, typeof written?.id === "string" ? written.id : undefined);
+    delete this.#record.refused[`local:${path}`];
+    delete this.#record.failing[path];
     result.pulled.push(path);
     if (pull.conflict && local) {
       const conflict = {
@@ -722,31 +712,31 @@ export class MemorySync {
   }
 
   /**
-   * Deletes locally what the hosted store deleted, if unchanged here (its versions stay).
-   * @param {Array<{ path: string, local: LocalMemory }>} deletes @param {SyncResult} result
+   * Deletes locally what the hosted store deleted, if unchanged here (its versions keep the
+   * text, restorable for the retention period from this delete).
+   * @param {string} path @param {LocalMemory} local @param {SyncResult} result
    */
-  async #deleteLocal(deletes, result) {
-    for (const { path, local } of deletes) {
-      try {
-        await this.#memory[HOST_CALL_AS](
-          "memories.delete",
-          { store: this.#store, id: local.id, expected_content_sha256: local.content_sha256 },
-          { memory_store_id: this.#memoryStoreId },
-        );
-      } catch (error) {
-        if (codeOf(error) !== "NOT_FOUND") continue;
-      }
-      delete this.#state.baseline[path];
-      result.deletedLocal.push(path);
+  async #deleteLocal(path, local, result) {
+    try {
+      await this.#memory[HOST_CALL_AS](
+        "memories.delete",
+        { store: this.#store, id: local.id, expected_content_sha256: local.content_sha256 },
+        { memory_store_id: this.#memoryStoreId },
+      );
+    } catch (error) {
+      if (codeOf(error) !== "NOT_FOUND") return false;
     }
+    delete this.#record.baseline[path];
+    result.deletedLocal.push(path);
+    return true;
   }
 
   /**
    * Sends one local change: an update over the hosted sha it was based on, or a create.
-   * @param {Push} p @param {SyncResult} result
+   * @param {HostedStore} hosted @param {Push} p @param {SyncResult} result
    * @returns {Promise<"pushed" | "refused" | "deferred">} deferred: for a later pass
    */
-  async #push(p, result) {
+  async #push(hosted, p, result) {
     /** @type {any} */
     let memory;
     try {
@@ -756,93 +746,82 @@ export class MemorySync {
       throw error;
     }
     const sha = memory.content_sha256;
-    if (this.#state.refused[p.path] === sha) return "refused";
+    if (this.#record.refused[p.path] === sha) return "refused";
     const problem = hostedPathProblem(p.path) ?? hostedContentProblem(memory);
     if (problem) {
       this.#refuse(result, "hosted", p.path, sha, problem);
       return "refused";
     }
-    this.#state.sent[p.path] = sha;
-    const id = this.#memoryStoreId;
-    const memories = this.#client.beta.memoryStores.memories;
-    /** @type {any} */
+    this.#record.sent[p.path] = sha;
+    /** @type {HostedMemory} */
     let saved;
     try {
-      saved = p.hosted
-        ? await this.#request("idempotent", (o) =>
-            memories.update(
-              /** @type {HostedMemory} */ (p.hosted).id,
-              {
-                memory_store_id: id,
-                content: memory.content,
-                precondition: { type: "content_sha256", content_sha256: /** @type {HostedMemory} */ (p.hosted).content_sha256 },
-              },
-              o,
-            ),
-          )
-        : await this.#request("create", (o) => memories.create(id, { path: p.path, content: memory.content }, o));
+      saved = p.hosted ? await hosted.update(p.hosted.id, memory.content, p.hosted.content_sha256) : await hosted.create(p.path, memory.content);
     } catch (error) {
       const status = statusOf(error);
-      if (p.hosted && status === 404) return this.#push({ ...p, hosted: null }, result);
-      if (status === 409 && errorTypeOf(error) === "conflict_error") {
-        this.#archived = true;
-        this.#setStatus({ hostedArchived: true });
-      }
+      if (p.hosted && status === 404) return this.#push(hosted, { ...p, hosted: null }, result);
+      if (isConflictError(error)) this.#markArchived();
       if (isPermanentRefusal(error)) {
-        delete this.#state.sent[p.path];
+        delete this.#record.sent[p.path];
         this.#refuse(result, "hosted", p.path, sha, messageOf(error), status);
         return "refused";
       }
       // A precondition or path conflict: the hosted side moved; the next pass pulls it.
       if (status === 409) {
-        delete this.#state.sent[p.path];
+        delete this.#record.sent[p.path];
         return "deferred";
       }
-      if (status !== undefined) delete this.#state.sent[p.path];
-      throw error;
+      if (isUnanswered(error)) throw error;
+      // An answer saying it failed (a 5xx after the retries, an answer that cannot be
+      // believed): this file's failure; the others go on.
+      delete this.#record.sent[p.path];
+      this.#failed(result, p.path, sha, messageOf(error), "hosted");
+      return "deferred";
     }
-    delete this.#state.sent[p.path];
-    delete this.#state.refused[p.path];
-    this.#state.baseline[p.path] = [saved.content_sha256, saved.id, saved.memory_version_id];
+    delete this.#record.sent[p.path];
+    delete this.#record.refused[p.path];
+    this.#record.baseline[p.path] = baselineOf(saved, memory.id);
     result.pushed.push(p.path);
     return "pushed";
   }
 
   /**
    * Deletes a hosted memory whose local file stayed deleted, if it still holds the baseline.
+   * @param {HostedStore} hosted
    * @param {{ path: string, hosted: HostedMemory, base: string }} d @param {SyncResult} result
    */
-  async #deleteHosted(d, result) {
+  async #deleteHosted(hosted, d, result) {
     try {
       await this.#memory.memories.getByPath(d.path, { store: this.#store });
-      delete this.#state.deletes[d.path];
+      delete this.#record.deletes[d.path];
       return false;
     } catch (error) {
       if (codeOf(error) !== "NOT_FOUND") throw error;
     }
     try {
-      await this.#request("idempotent", (o) =>
-        this.#client.beta.memoryStores.memories.delete(
-          d.hosted.id,
-          { memory_store_id: this.#memoryStoreId, expected_content_sha256: d.base },
-          o,
-        ),
-      );
+      await hosted.delete(d.hosted.id, d.base);
     } catch (error) {
       const status = statusOf(error);
       if (status === 409 || isPermanentRefusal(error)) {
-        if (errorTypeOf(error) === "conflict_error") {
-          this.#archived = true;
-          this.#setStatus({ hostedArchived: true });
-        }
+        if (isConflictError(error)) this.#markArchived();
         return false;
       }
-      if (status !== 404) throw error;
+      if (isUnanswered(error)) throw error;
+      if (status !== 404) {
+        this.#failed(result, d.path, d.base, messageOf(error), "hosted");
+        return false;
+      }
     }
-    delete this.#state.baseline[d.path];
-    delete this.#state.deletes[d.path];
+    delete this.#record.baseline[d.path];
+    delete this.#record.deletes[d.path];
     result.deletedHosted.push(d.path);
     return true;
+  }
+
+  /** The hosted store refused a write as archived: nothing is pushed from now on. */
+  #markArchived() {
+    this.#archived = true;
+    this.#setStatus({ hostedArchived: true });
   }
 
   /**
@@ -852,10 +831,28 @@ export class MemorySync {
    */
   #refuse(result, side, path, sha, reason, status) {
     const key = side === "hosted" ? path : `local:${path}`;
-    if (this.#state.refused[key] === sha) return;
-    this.#state.refused[key] = sha;
+    if (this.#record.refused[key] === sha) return;
+    this.#record.refused[key] = sha;
     const refusal = { side, path, content_sha256: sha, reason, ...(status === undefined ? {} : { status }) };
     result.refused.push(refusal);
     this.#emit({ type: "refused", memoryStoreId: this.#memoryStoreId, ...refusal });
+  }
+
+  /**
+   * One memory failed this pass (its fetch, push or delete) while the rest went on: reported
+   * in the pass's `failed`; a hosted memory that failed FAILURES_BEFORE_SKIP passes in a row
+   * with the same sha is then skipped until it changes, and reported once as refused.
+   * @param {SyncResult} result @param {string} path @param {string} sha @param {string} reason
+   * @param {"hosted" | "local"} [side] where the failure was: "local" for a pull
+   */
+  #failed(result, path, sha, reason, side = "local") {
+    result.failed.push({ side, path, reason });
+    if (side !== "local") return;
+    const previous = this.#record.failing[path];
+    const failures = previous && previous[0] === sha ? previous[1] + 1 : 1;
+    this.#record.failing[path] = [sha, failures];
+    if (failures === FAILURES_BEFORE_SKIP) {
+      this.#refuse(result, "local", path, sha, `skipped after ${failures} passes that could not fetch it: ${reason}`);
+    }
   }
 }

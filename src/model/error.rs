@@ -31,6 +31,9 @@ pub enum ErrorCode {
     /// A write whose memory's history cannot fit its budget even with every older version
     /// pruned (docs/TOOL.md#history-budget).
     HistoryLimitExceeded,
+    /// A content that is not the text its stated SHA-256 names (`content_sha256` of a host
+    /// write: a text that arrived from elsewhere, docs/SYNC.md#a-pass).
+    ContentMismatch,
 }
 
 impl ErrorCode {
@@ -61,6 +64,7 @@ impl ErrorCode {
             ErrorCode::InvalidOptions => "INVALID_OPTIONS",
             ErrorCode::Damaged => "DAMAGED",
             ErrorCode::HistoryLimitExceeded => "HISTORY_LIMIT_EXCEEDED",
+            ErrorCode::ContentMismatch => "CONTENT_MISMATCH",
         }
     }
 }

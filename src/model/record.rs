@@ -295,6 +295,10 @@ pub struct VersionRecord {
     /// Who made the change, as JSON (`{"type":"tool","tool_use_id":…}`, `{"type":"api"}`, …).
     pub created_by: String,
     pub redacted_at: Option<i64>,
+    /// When a sync conflict set this text aside, or a restore brought it back: it stays
+    /// restorable for the retention period from then, whatever the history budget
+    /// (docs/TOOL.md#retention).
+    pub kept_at: Option<i64>,
 }
 
 impl VersionRecord {
@@ -330,6 +334,7 @@ impl VersionRecord {
             created_at: json.get("createdAt")?.as_integer()?,
             created_by,
             redacted_at: json.field("redactedAt").and_then(Json::as_integer),
+            kept_at: json.field("keptAt").and_then(Json::as_integer),
         })
     }
 
@@ -351,6 +356,7 @@ impl VersionRecord {
             .int("createdAt", self.created_at)
             .raw("createdBy", &self.created_by)
             .opt_int("redactedAt", self.redacted_at)
+            .opt_int("keptAt", self.kept_at)
             .finish();
     }
 
@@ -369,6 +375,9 @@ impl VersionRecord {
             .str("created_at", &rfc3339(self.created_at))
             .raw("created_by", &self.created_by)
             .opt_str("redacted_at", self.redacted_at.map(rfc3339).as_deref());
+        if let Some(at) = self.kept_at {
+            object.str("kept_at", &rfc3339(at));
+        }
         if let Some(bytes) = content {
             write_content_members(&mut object, bytes);
         }
@@ -442,6 +451,7 @@ mod tests {
             created_at: 5,
             created_by: r#"{"type":"api"}"#.into(),
             redacted_at: None,
+            kept_at: None,
         };
         let mut text = String::new();
         v.write_json(&mut text);

@@ -174,6 +174,9 @@ pub enum Write {
     },
     DeleteContent(String),
     PutVersion(VersionRecord),
+    /// A version already stored, put again marked kept (`kept_at`, docs/TOOL.md#retention): a
+    /// change of its record, not a new version (no change event).
+    KeepVersion(VersionRecord),
     DeleteVersion(String),
     /// What the store remembers of the time (`Read::Clock`).
     PutClock(StoreClock),

@@ -237,6 +237,11 @@ impl Outcome {
                     record.write_json(&mut out);
                     out.push('}');
                 }
+                Write::KeepVersion(record) => {
+                    out.push_str("{\"op\":\"keepVersion\",\"record\":");
+                    record.write_json(&mut out);
+                    out.push('}');
+                }
                 Write::DeleteVersion(id) => {
                     out.push_str("{\"op\":\"deleteVersion\",\"id\":");
                     write_str(&mut out, id);

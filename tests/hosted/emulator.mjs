@@ -22,7 +22,9 @@
 // Fault injection: `inject({ match, times, status, retryAfter, latencyMs, drop })` answers the
 // next `times` matching requests with an error status (and `retry-after`), delays them, or drops
 // the connection before (`drop: "before"`, nothing done) or after the change was made
-// (`drop: "after"`, the outcome unknown to the client). Every request is logged (`log`),
+// (`drop: "after"`, the outcome unknown to the client). A hostile server is `respond` (any
+// status, content type and body in place of the answer) or `rewrite` (the real answer, changed:
+// an empty listing, a cursor that never ends, a content that does not match its sha). Every request is logged (`log`),
 // so tests count requests and assert that no mutating request was sent.
 
 import { createHash, randomBytes } from "node:crypto";
@@ -97,7 +99,9 @@ const notFound = (/** @type {string} */ m) => new ApiError(404, "not_found_error
  *   body: unknown, status: number | "dropped", mutating: boolean, at: number }} LoggedRequest
  * @typedef {{ match?: (r: { method: string, route: string, path: string, body: unknown }) => boolean,
  *   times?: number, status?: number, retryAfter?: number, latencyMs?: number,
- *   drop?: "before" | "after" }} Fault
+ *   drop?: "before" | "after",
+ *   respond?: { status?: number, contentType?: string, body: string },
+ *   rewrite?: (result: any, request: { method: string, route: string, path: string, query: Record<string, string> }) => any }} Fault
  */
 
 /**
@@ -267,11 +271,11 @@ export async function startEmulator(options = {}) {
     };
   };
 
-  /** @type {Array<[string, RegExp, (ctx: any) => unknown]>} */
+  /** @type {Array<[string, RegExp, (r: any) => any, string]>} */
   const routes = [];
   /** @param {string} method @param {string} pattern @param {(ctx: any) => unknown} fn */
   const route = (method, pattern, fn) =>
-    routes.push([method, new RegExp("^" + pattern.replace(/:(\w+)/g, "(?<$1>[^/]+)") + "$"), fn]);
+    routes.push([method, new RegExp("^" + pattern.replace(/:(\w+)/g, "(?<$1>[^/]+)") + "$"), fn, pattern]);
 
   route("POST", "/v1/memory_stores", ({ body, actor }) => {
     void actor;
@@ -533,10 +537,11 @@ export async function startEmulator(options = {}) {
     for (const [k, v] of url.searchParams) query[k] = v;
     const path = url.pathname;
     let matched = null;
-    for (const [m, re, fn] of routes) {
+    for (const [m, re, fn, pattern] of routes) {
       const found = m === method && re.exec(path);
       if (found) {
-        matched = { fn, params: found.groups ?? {}, route: re.source };
+        // `route` is the pattern as registered: "/v1/memory_stores/:store/memories".
+        matched = { fn, params: found.groups ?? {}, route: pattern };
         break;
       }
     }
@@ -561,6 +566,13 @@ export async function startEmulator(options = {}) {
     if (fault?.drop === "before") {
       entry.status = "dropped";
       req.socket.destroy();
+      return;
+    }
+    if (fault?.respond) {
+      // A hostile answer: whatever status, type and body the test gives (a sign-in page, `{}`).
+      entry.status = fault.respond.status ?? 200;
+      res.writeHead(entry.status, { ...cors, "content-type": fault.respond.contentType ?? "application/json", "request-id": requestId });
+      res.end(fault.respond.body);
       return;
     }
     if (fault?.status) {
@@ -592,7 +604,7 @@ export async function startEmulator(options = {}) {
         req.socket.destroy();
         return;
       }
-      send(200, result);
+      send(200, fault?.rewrite ? fault.rewrite(result, { method, route: entry.route, path, query }) : result);
     } catch (e) {
       if (e instanceof ApiError) sendError(e);
       else sendError(new ApiError(500, "api_error", String(e)));

@@ -34,7 +34,7 @@ async function usage(): Promise<void> {
   const result: Declared.SyncResult = await sync.now();
   const paths: string[] = [...result.pulled, ...result.pushed, ...result.conflicts.map((c) => c.local_version_id ?? "")];
   void paths;
-  const state: "idle" | "syncing" | "offline" | "error" | "standby" | "stopped" = sync.status.state;
+  const state: "idle" | "syncing" | "held" | "offline" | "error" | "standby" | "stopped" = sync.status.state;
   void state;
   const unsubscribe: () => void = sync.subscribe((event) => {
     if (event.type === "conflict") void event.hosted_version_id;
