@@ -12,7 +12,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab, useApiKey } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -37,7 +37,7 @@ before(async () => {
   await moveClock(demo.context);
   page = await openDemo(demo.context, `${demo.base}?store=axe&replayDelay=0`, demo.problems);
   // Content to check: a conversation (tool cards, one opened), a file in the viewer.
-  await page.locator("#agent-send").click();
+  await page.locator("#agent-play").click();
   await page.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
   await page.locator('#transcript [data-testid="tool-call"] > summary').first().click();
   await page.locator('#tree [data-path="/memories/profile.md"]').click();
@@ -57,8 +57,8 @@ before(async () => {
   await page.locator("#refresh-button").click();
   await page.locator('#expiry [data-testid="expiry-soon"] [data-testid="expiry-keep"]').first().waitFor();
   // A live exchange: the notes of context editing and compaction in the conversation.
-  await page.locator("#api-key").fill("sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
-  await page.locator("#api-key").press("Enter");
+  await useApiKey(page, "sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
+  await page.locator('#model-picker option[value="claude-e2e-model"]').waitFor({ state: "attached" });
   await page.locator("#agent-input").fill("A long conversation.");
   await page.locator("#agent-send").click();
   await page.locator('#transcript[data-runs="2"]').waitFor({ state: "attached" });

@@ -91,6 +91,46 @@ export async function waitReady(/** @type {import("playwright-core").Page} */ ta
   await tab.locator("#tree[data-refreshes]").waitFor({ state: "attached" });
 }
 
+/**
+ * Offline: plays the recording's next message with its button (as a visitor does) and waits
+ * until the run ended; resolves with the status line.
+ * @param {import("playwright-core").Page} tab
+ */
+export async function playNext(tab) {
+  const runs = Number(await tab.locator("#transcript").getAttribute("data-runs"));
+  await tab.locator("#agent-play").click();
+  await tab.locator(`#transcript[data-runs="${runs + 1}"]`).waitFor({ state: "attached" });
+  return tab.locator("#agent-status").textContent();
+}
+
+/**
+ * Types `text` into the message box and sends it (Send, or Ctrl+Enter with `keyboard`); waits
+ * until the run ended and resolves with the status line.
+ * @param {import("playwright-core").Page} tab @param {string} text @param {{ keyboard?: boolean }} [options]
+ */
+export async function sendTyped(tab, text, { keyboard = false } = {}) {
+  const runs = Number(await tab.locator("#transcript").getAttribute("data-runs"));
+  await tab.locator("#agent-input").fill(text);
+  if (keyboard) {
+    await tab.locator("#agent-input").focus();
+    await tab.keyboard.press("Control+Enter");
+  } else {
+    await tab.locator("#agent-send").click();
+  }
+  await tab.locator(`#transcript[data-runs="${runs + 1}"]`).waitFor({ state: "attached" });
+  return tab.locator("#agent-status").textContent();
+}
+
+/**
+ * Gives the page an API key as a visitor does: opens "Use your own key", types it, presses Enter.
+ * @param {import("playwright-core").Page} tab @param {string} key
+ */
+export async function useApiKey(tab, key) {
+  if ((await tab.locator("#own-key").getAttribute("open")) === null) await tab.locator("#own-key > summary").click();
+  await tab.locator("#api-key").fill(key);
+  await tab.locator("#api-key").press("Enter");
+}
+
 /** Paths of the files the tree shows, in order. */
 export function treePaths(/** @type {import("playwright-core").Page} */ tab) {
   return tab.locator('#tree [data-testid="tree-file"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
@@ -210,12 +250,16 @@ export function betaStreamEvents(message) {
 /**
  * A fake Messages API on 127.0.0.1, for the live agent through the SDK client's `baseURL`:
  * answers each POST /v1/messages with `answer(body, n)` (n from 1), streamed when asked, and
- * records every request; lists one model (`claude-e2e-model`) at GET /v1/models; CORS as the
- * real API answers a browser (preflight, exposed request-id).
- * @param {(body: any, n: number) => BetaMessage} answer
- * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, close: () => Promise<void> }>}
+ * records every request; lists one model (`claude-e2e-model`) at GET /v1/models, after
+ * `modelsDelayMs` (a slow list, as a real one can be); CORS as the real API answers a browser
+ * (preflight, exposed request-id). An answer `{ message, cutAfter: k }` streams the first `k`
+ * events of the message and then drops the connection (a stream cut mid-answer).
+ * @param {(body: any, n: number) => BetaMessage | { message: BetaMessage, cutAfter: number }} answer
+ * @param {{ modelsDelayMs?: number }} [options]
+ * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, modelRequests: () => number, close: () => Promise<void> }>}
  */
-export async function fakeMessagesApi(answer) {
+export async function fakeMessagesApi(answer, { modelsDelayMs = 0 } = {}) {
+  let modelRequests = 0;
   /** @type {Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>} */
   const requests = [];
   const cors = {
@@ -234,6 +278,8 @@ export async function fakeMessagesApi(answer) {
     for await (const chunk of req) raw += chunk;
     const pathname = new URL(req.url ?? "/", "http://fake").pathname;
     if (req.method === "GET" && pathname === "/v1/models") {
+      modelRequests += 1;
+      if (modelsDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, modelsDelayMs));
       /** @type {import("@anthropic-ai/sdk/resources/models").ModelInfo} */
       const model = {
         id: "claude-e2e-model",
@@ -259,8 +305,17 @@ export async function fakeMessagesApi(answer) {
     }
     const body = JSON.parse(raw);
     requests.push({ headers: req.headers, body });
-    const message = answer(body, requests.length);
+    const answered = answer(body, requests.length);
+    const message = "cutAfter" in answered ? answered.message : answered;
     const headers = { ...cors, "request-id": `req_fake_${requests.length}` };
+    if ("cutAfter" in answered) {
+      // Part of the stream, then the connection goes: the browser reads a body that never ends well.
+      res.writeHead(200, { ...headers, "content-type": "text/event-stream" });
+      const events = betaStreamEvents(message).slice(0, answered.cutAfter);
+      res.write(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+      setTimeout(() => res.socket?.destroy(), 100);
+      return;
+    }
     if (body.stream === true) {
       res.writeHead(200, { ...headers, "content-type": "text/event-stream" });
       res.end(betaStreamEvents(message).map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
@@ -274,6 +329,7 @@ export async function fakeMessagesApi(answer) {
   return {
     baseURL: `http://127.0.0.1:${port}`,
     requests,
+    modelRequests: () => modelRequests,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve(undefined));

@@ -69,7 +69,7 @@ describe("expiry and last use", () => {
     await refreshed(page);
     await waitForTree(page, ["/memories/middle.md", "/memories/new.md", "/memories/old.md"]);
     await page.locator("#expiry > summary").click();
-    assert.match((await page.locator('[data-testid="expiry-rule"]').textContent()) ?? "", /^This demo opens its stores with expireAfterDays: 30\. A memory neither viewed nor changed .* for 30 days is deleted by “expiry”.* restorable under “Recently deleted” for the history's 30 days/);
+    assert.match((await page.locator('[data-testid="expiry-rule"]').textContent()) ?? "", /^This demo opens its stores with expireAfterDays: 30\. A memory neither viewed nor changed .* for 30 days is deleted by “expiry”, once each time the store opens; its text stays restorable under “Recently deleted” for 30 days from then/);
     assert.equal(await page.locator("#expiry-summary").textContent(), "0 due now, 1 more within 7 days");
     assert.deepEqual(await listed("expiry-due"), []);
     assert.deepEqual(await listed("expiry-soon"), ["/memories/old.md"]);
@@ -122,7 +122,7 @@ describe("expiry and last use", () => {
     });
     await page.locator('[data-testid="expire-now"]').click();
     await page.locator("#expiry-summary", { hasText: "nothing due within 7 days" }).waitFor();
-    assert.deepEqual(asked, ["Expire 1 memory not used for 30 days? Each goes to “Recently deleted”, where its history can restore it."]);
+    assert.deepEqual(asked, ["Expire 1 memory not used for 30 days? Each goes to “Recently deleted”, where its history can restore it for 30 days."]);
     await page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/old.md"]').waitFor({ state: "attached" });
     assert.deepEqual(await treePaths(page), ["/memories/new.md", "/memories/middle.md"]);
     const item = page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/old.md"]');
@@ -145,7 +145,7 @@ describe("expiry and last use", () => {
     await page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/new.md"]').click();
     const versions = page.locator('#file-history [data-testid="version"]');
     await versions.nth(1).waitFor();
-    assert.match((await versions.nth(0).textContent()) ?? "", /^v2deleted.*expiry \(not viewed or changed for too long\)/);
+    assert.match((await versions.nth(0).textContent()) ?? "", /^v2deleted.*expired after 30 days unused/);
     await versions.nth(1).click();
     await page.locator('#file-history [data-testid="restore-version"]:not([disabled])').click();
     await waitForTree(page, ["/memories/middle.md", "/memories/new.md"]);
