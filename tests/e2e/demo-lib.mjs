@@ -253,13 +253,18 @@ export function betaStreamEvents(message) {
  * records every request; lists one model (`claude-e2e-model`) at GET /v1/models, after
  * `modelsDelayMs` (a slow list, as a real one can be); CORS as the real API answers a browser
  * (preflight, exposed request-id). An answer `{ message, cutAfter: k }` streams the first `k`
- * events of the message and then drops the connection (a stream cut mid-answer).
- * @param {(body: any, n: number) => BetaMessage | { message: BetaMessage, cutAfter: number }} answer
+ * events of the message and then drops the connection (a stream cut mid-answer); `{ drop: true }`
+ * drops it before answering; `{ status, type, message }` answers an API error.
+ * `models({ delayMs, status })` changes how the model list answers from then on (a status
+ * other than 200 answers an API error).
+ * @param {(body: any, n: number) => BetaMessage | { message: BetaMessage, cutAfter: number } | { drop: true } | { status: number, type: string, message: string }} answer
  * @param {{ modelsDelayMs?: number }} [options]
- * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, modelRequests: () => number, close: () => Promise<void> }>}
+ * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, modelRequests: () => number,
+ *   models: (how: { delayMs?: number, status?: number }) => void, close: () => Promise<void> }>}
  */
 export async function fakeMessagesApi(answer, { modelsDelayMs = 0 } = {}) {
   let modelRequests = 0;
+  const modelsAnswer = { delayMs: modelsDelayMs, status: 200 };
   /** @type {Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>} */
   const requests = [];
   const cors = {
@@ -279,7 +284,12 @@ export async function fakeMessagesApi(answer, { modelsDelayMs = 0 } = {}) {
     const pathname = new URL(req.url ?? "/", "http://fake").pathname;
     if (req.method === "GET" && pathname === "/v1/models") {
       modelRequests += 1;
-      if (modelsDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, modelsDelayMs));
+      if (modelsAnswer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, modelsAnswer.delayMs));
+      if (modelsAnswer.status !== 200) {
+        res.writeHead(modelsAnswer.status, { ...cors, "content-type": "application/json" });
+        res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: "the model list is down" } }));
+        return;
+      }
       /** @type {import("@anthropic-ai/sdk/resources/models").ModelInfo} */
       const model = {
         id: "claude-e2e-model",
@@ -305,9 +315,18 @@ export async function fakeMessagesApi(answer, { modelsDelayMs = 0 } = {}) {
     }
     const body = JSON.parse(raw);
     requests.push({ headers: req.headers, body });
-    const answered = answer(body, requests.length);
-    const message = "cutAfter" in answered ? answered.message : answered;
+    const answered = /** @type {any} */ (answer(body, requests.length));
     const headers = { ...cors, "request-id": `req_fake_${requests.length}` };
+    if (answered.drop === true) {
+      req.socket.destroy();
+      return;
+    }
+    if (typeof answered.status === "number") {
+      res.writeHead(answered.status, { ...headers, "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: answered.type, message: answered.message }, request_id: headers["request-id"] }));
+      return;
+    }
+    const message = "cutAfter" in answered ? answered.message : answered;
     if ("cutAfter" in answered) {
       // Part of the stream, then the connection goes: the browser reads a body that never ends well.
       res.writeHead(200, { ...headers, "content-type": "text/event-stream" });
@@ -330,6 +349,7 @@ export async function fakeMessagesApi(answer, { modelsDelayMs = 0 } = {}) {
     baseURL: `http://127.0.0.1:${port}`,
     requests,
     modelRequests: () => modelRequests,
+    models: (how) => Object.assign(modelsAnswer, how),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve(undefined));

@@ -138,6 +138,15 @@ describe("expiry and last use", () => {
     await waitReady(page);
     await waitForTree(page, ["/memories/middle.md"]);
     await page.locator('#deleted [data-testid="deleted-file"]').nth(1).waitFor({ state: "attached" });
+    // The page says so when it opens: what went, why, where to restore it and until when.
+    const notice = page.locator('[data-testid="expired-notice"]');
+    await notice.waitFor();
+    assert.match(
+      (await notice.locator('[data-testid="expired-words"]').textContent()) ?? "",
+      /^1 memory expired as this store opened: not viewed or changed for 30 days\. It is under “Recently deleted”, below the files: open it there and restore it from its history, until .+\.$/,
+    );
+    assert.deepEqual(await notice.locator("li").allTextContents(), ["/memories/new.md"]);
+    assert.equal(await notice.getAttribute("role"), "status");
     await page.locator("#deleted > details > summary").click();
     const by = await page.locator('#deleted [data-testid="deleted-file"]').evaluateAll((els) => els.map((e) => [e.getAttribute("data-path"), e.getAttribute("data-by")]));
     assert.deepEqual(by.sort(), [["/memories/new.md", "expiry"], ["/memories/old.md", "expiry"]]);
@@ -260,6 +269,13 @@ describe("storage health in the overview", () => {
     assert.equal(await store.locator('[data-testid="check-result"]').textContent(), "Repaired: 1 damaged memory was taken out (/memories/notes/broken.md).");
     await waitForTree(tab, ["/memories/notes/kept.md"]);
     await tab.locator('#deleted [data-testid="deleted-file"][data-path="/memories/notes/broken.md"]').waitFor({ state: "attached" });
+    // Its history names the deletion "repair", not a host call.
+    await tab.locator("#deleted > details > summary").click();
+    await tab.locator('#deleted [data-testid="deleted-file"][data-path="/memories/notes/broken.md"]').click();
+    const head = tab.locator('#file-history [data-testid="version"]').first();
+    await head.waitFor();
+    assert.match((await head.textContent()) ?? "", /^v2deleted.*repair/);
+    assert.doesNotMatch((await head.textContent()) ?? "", /host API|you, in/);
     await store.locator('[data-testid="check-store"]').click();
     await store.locator('[data-testid="check-result"][data-state="ok"]').waitFor();
     await screenshot(tab, "64-lifecycle-repaired");

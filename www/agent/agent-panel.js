@@ -116,6 +116,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
   const keyNote = $("key-note");
   const modelField = $("model-field");
   const modelPicker = /** @type {HTMLSelectElement} */ ($("model-picker"));
+  const modelNote = $("model-note");
   const scenarioField = $("scenario-field");
   const scenarioPicker = /** @type {HTMLSelectElement} */ ($("scenario-picker"));
   const nextLine = $("next-line");
@@ -290,13 +291,11 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     return option ? `${option.textContent} (${option.value})` : modelPicker.value;
   }
 
-  /** While the list loads, or when it could not be read, the key note says which model Send uses. */
+  /** When the key's models could not be listed, a line under the bar says which model Send uses. */
   function paintModelNote() {
-    if (!apiKey) return;
-    if (modelsProblem) {
-      keyNote.textContent = `Could not list the models for this key (${modelsProblem}). Send uses ${modelWords()}; pick another under Model if that one is not yours.`;
-      keyNote.classList.add("problem");
-    }
+    modelNote.hidden = !(apiKey && modelsProblem);
+    if (!apiKey || !modelsProblem) return;
+    modelNote.textContent = `Could not list the models for this key (${modelsProblem}). Send uses ${modelWords()}; pick another under Model if that one is not yours.`;
   }
 
   /** Asks the API for the key's models; Send waits for this (a default is never used unasked). */
@@ -392,7 +391,6 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
       ? el(
           "li",
           { className: "placeholder-item" },
-          gone,
           el("p", { className: "placeholder" }, "Ask Claude something it should remember, or start from one of these:"),
           el(
             "ul",
@@ -417,11 +415,11 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
               ),
             ),
           ),
+          gone,
         )
       : el(
           "li",
           { className: "placeholder-item" },
-          gone,
           el("p", { className: "placeholder-title" }, conversation.title),
           el("p", { className: "placeholder" }, conversation.intro),
           el(
@@ -429,6 +427,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
             { className: "hint" },
             "This is a recording: a script that follows the tool results it gets, not a language model. Press “Play the next message” to hear its visitor's lines; words you type yourself are kept as typed, never read for facts.",
           ),
+          gone,
         );
     transcript.clear(placeholder);
     input.value = "";

@@ -293,7 +293,8 @@ export class Transcript {
       if (!block.classList.contains("streaming") || !block.classList.contains("msg-text")) continue;
       block.classList.remove("streaming");
       block.classList.add("cut");
-      block.append(el("span", { className: "cut-mark", dataset: { testid: "cut-mark" } }, " [cut off here: the connection dropped]"));
+      const gap = /\s$/.test(block.textContent ?? "") ? "" : " ";
+      block.append(el("span", { className: "cut-mark", dataset: { testid: "cut-mark" } }, `${gap}[cut off here: the connection dropped]`));
     }
   }
 
