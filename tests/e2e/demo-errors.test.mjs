@@ -133,7 +133,8 @@ describe("the live agent's errors", () => {
   it("a connection that fails names the endpoint the page talks to, and what to do", async () => {
     next = () => ({ drop: true });
     assert.equal(await sendTyped(page, "Hello?"), "The run failed (see the conversation).");
-    const words = (await page.locator('#transcript [data-testid="problem-words"]').last().textContent()) ?? "";
+    const problem = page.locator('#transcript [data-testid="msg-problem"]').last();
+    const words = ((await problem.textContent()) ?? "").replace(/Retry$/, "");
     assert.match(words, new RegExp(`^Could not reach ${api.baseURL.replace(/[.]/g, "\\.")} \\(`));
     assert.match(words, /Check the network and the address\. Press Retry to send it again\.$/);
     assert.doesNotMatch(words, /Anthropic API/);

@@ -10,7 +10,7 @@
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
 
-import { describe, it, before, after } from "node:test";
+import { describe, it, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
@@ -139,16 +139,15 @@ describe("offline, the recording never contradicts the visitor", () => {
     // The trip's notes first: session 1 then finds profile.md and trips/ in its memory.
     assert.match((await playNext(tab)) ?? "", /^Done/);
     await tab.locator("#scenario-picker").selectOption("project");
-    assert.equal(await tab.locator('[data-testid="next-line-text"]').textContent(), `“${SESSION_1.exchanges[0].user}”`);
     assert.match((await playNext(tab)) ?? "", /^Done/);
     const first = await assistantTexts(tab);
     assert.ok(!first.some((t) => /^Nothing yet/.test(t)), first.join("\n"));
     assert.match(first[1], /^No project under way: my memory holds profile\.md and trips\/, but no progress log or feature list\./);
 
     const features = (await notes(tab)).find((n) => n.path === "/features.md")?.content;
-    assert.equal(await tab.locator("#agent-play").textContent(), "Play it in a new conversation");
-    assert.equal(await tab.locator('[data-testid="next-line-text"]').textContent(), `“${SESSION_2.exchanges[0].user}”`);
+    await tab.locator("#agent-new").click();
     assert.match((await playNext(tab)) ?? "", /^Done/);
+    assert.equal(await tab.locator('#transcript [data-testid="msg-user"] .msg-text').textContent(), SESSION_2.exchanges[0].user);
     const second = (await assistantTexts(tab)).join("\n");
     // No work was done in the recording: it never says it works, nor marks it done.
     assert.doesNotMatch(second, /It works end to end|I'll mark it done|marks “.*” done/, second);
@@ -163,10 +162,13 @@ describe("offline, the recording never contradicts the visitor", () => {
 });
 
 describe("with a key, a conversation with Claude starts afresh", () => {
+  // Each test sets how the model list answers; the next starts from a prompt, working list.
+  afterEach(() => api.models({ delayMs: 0, status: 200 }));
+
   it("no recording in the transcript or the box, two or three starters, and the first message waits for the key's models", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=fm-live&replayDelay=0`, demo.problems, { newTab: true });
     assert.match((await playNext(tab)) ?? "", /^Done/);
-    api.models({ delayMs: 2500 });
+    api.models({ delayMs: 4000 });
     const before = api.requests.length;
     await useApiKey(tab, API_KEY);
     assert.equal(await tab.locator('#transcript [data-testid="msg-user"]').count(), 0, "the recording's conversation is not carried over");
@@ -179,24 +181,26 @@ describe("with a key, a conversation with Claude starts afresh", () => {
     await tab.locator('[data-testid="starter"]').first().click();
     assert.equal(await tab.locator("#agent-input").inputValue(), starters[0]);
     assert.equal(api.requests.length, before);
-    assert.deepEqual(await violations(tab), []);
     await screenshot(tab, "71-first-minute-live-fresh");
 
     // Sent before the model list arrived: it waits, and goes with a model the key may use.
     await tab.locator("#agent-send").click();
     await tab.locator("#agent-status", { hasText: "Waiting for the list of models your key may use…" }).waitFor();
+    assert.equal(api.requests.length, before, "nothing is sent with a model nobody chose");
     await tab.locator('#transcript[data-runs="2"]').waitFor({ state: "attached" });
     assert.equal(api.requests.length, before + 1);
     assert.equal(api.requests.at(-1)?.body.model, "claude-e2e-model");
     assert.deepEqual(api.requests.at(-1)?.body.messages, [{ role: "user", content: starters[0] }]);
+    assert.deepEqual(await violations(tab), []);
     await tab.close();
-    api.models({ delayMs: 0 });
   });
 
   it("when the model list cannot be read, the page names the model Send uses", async () => {
     api.models({ status: 500 });
     const tab = await openDemo(demo.context, `${demo.base}?store=fm-live-2&replayDelay=0`, demo.problems, { newTab: true });
     await useApiKey(tab, API_KEY);
+    // Said where the visitor sees it: which model Send will use.
+    await tab.locator("#agent", { hasText: "Send uses Claude Sonnet 5.5 (claude-sonnet-5-5)" }).waitFor({ state: "attached" });
     await tab.locator("#model-note", { hasText: "Could not list the models" }).waitFor();
     assert.match(
       (await tab.locator("#model-note").textContent()) ?? "",
@@ -206,7 +210,6 @@ describe("with a key, a conversation with Claude starts afresh", () => {
     assert.equal(api.requests.at(-1)?.body.model, "claude-sonnet-5-5");
     assert.deepEqual(await violations(tab), []);
     await tab.close();
-    api.models({ status: 200 });
     // The browser logs each refused listing itself: expected here.
     for (let i = demo.problems.length - 1; i >= 0; i--) if (/status of 500/.test(demo.problems[i])) demo.problems.splice(i, 1);
   });
@@ -216,13 +219,13 @@ describe("the action is above the fold, beside the memory", () => {
   it("at 1280×800: Play, the box and Send on screen with the memory's files, before and after a note is written", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=fm-fold&replayDelay=0`, demo.problems, { newTab: true });
     await tab.setViewportSize({ width: 1280, height: 800 });
-    for (const selector of ["#agent-play", "#agent-input", "#agent-send", "#tree"]) {
+    for (const selector of ["#agent-send", "#agent-input", "#tree", "#agent-play"]) {
       const b = await box(tab, selector);
       assert.ok(b.visible && b.top >= 0 && b.bottom <= 800, `${selector} is on the first screen: ${JSON.stringify(b)}`);
     }
     assert.match((await playNext(tab)) ?? "", /^Done/);
     await waitForTree(tab, ["/memories/profile.md", "/memories/trips/lisbon.md"]);
-    for (const selector of ["#agent-play", "#agent-send", '#tree [data-path="/memories/trips/lisbon.md"]']) {
+    for (const selector of ["#agent-send", '#tree [data-path="/memories/trips/lisbon.md"]', "#agent-play"]) {
       const b = await box(tab, selector);
       assert.ok(b.visible && b.top >= 0 && b.bottom <= 800, `${selector} after the notes: ${JSON.stringify(b)}`);
     }
@@ -234,7 +237,7 @@ describe("the action is above the fold, beside the memory", () => {
   it("on a phone: Play and Send on screen, with a memory chip naming the files the model wrote", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=fm-phone&replayDelay=0`, demo.problems, { newTab: true });
     await tab.setViewportSize(PHONE);
-    for (const selector of ["#agent-play", "#agent-send", "#memory-chip"]) {
+    for (const selector of ["#agent-send", "#agent-play", "#memory-chip"]) {
       const b = await box(tab, selector);
       assert.ok(b.visible && b.top >= 0 && b.bottom <= PHONE.height, `${selector} is on the first screen: ${JSON.stringify(b)}`);
     }
@@ -244,7 +247,7 @@ describe("the action is above the fold, beside the memory", () => {
     assert.match((await tab.locator("#memory-chip").textContent()) ?? "", /^Memory · 2 files · latest: (profile\.md|trips\/lisbon\.md)$/);
     // The conversation grew; the box stays on screen while it scrolls by.
     await tab.evaluate(() => window.scrollTo(0, document.querySelector("#transcript-log")?.getBoundingClientRect().bottom ?? 0));
-    for (const selector of ["#agent-play", "#agent-send", "#memory-chip"]) {
+    for (const selector of ["#agent-send", "#agent-play", "#memory-chip"]) {
       const b = await box(tab, selector);
       assert.ok(b.visible && b.top >= 0 && b.bottom <= PHONE.height, `${selector} while the conversation scrolls: ${JSON.stringify(b)}`);
     }
@@ -278,7 +281,8 @@ describe("the smaller points", () => {
   it("the streaming cursor does not blink under reduced motion", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=fm-motion&replayDelay=250`, demo.problems, { newTab: true });
     await tab.emulateMedia({ reducedMotion: "reduce" });
-    await tab.locator("#agent-play").click();
+    await tab.locator("#agent-input").fill("Something to stream.");
+    await tab.locator("#agent-send").click();
     const streaming = tab.locator("#transcript .msg-text.streaming").first();
     await streaming.waitFor();
     assert.equal(await streaming.evaluate((e) => getComputedStyle(e, "::after").animationName), "none");
@@ -292,6 +296,7 @@ describe("the smaller points", () => {
   it("says the conversation lives in this tab, and after a reload that it went", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=fm-reload&replayDelay=0`, demo.problems, { newTab: true });
     const fate = "The conversation lives in this tab only: a reload starts a new one. What the model wrote stays in memory.";
+    assert.equal(await tab.locator('#transcript [data-testid="conversation-fate"]').count(), 1, "the page says what a reload does");
     assert.equal(await tab.locator('#transcript [data-testid="conversation-fate"]').textContent(), fate);
     assert.match((await playNext(tab)) ?? "", /^Done/);
     assert.equal(await tab.locator('#transcript [data-testid="conversation-fate"]').textContent(), fate, "said at the top of the conversation");

@@ -54,7 +54,9 @@ async function runTool(input) {
 async function syncNow() {
   await page.locator("#sync-live").evaluate((e) => (e.textContent = ""));
   await page.locator("#sync-now").click();
-  await page.waitForFunction(() => /^(Synced:|The last pass failed)/.test(document.getElementById("sync-live")?.textContent ?? ""));
+  await page.waitForFunction(
+    () => /^(Synced:|The last pass failed)/.test(document.getElementById("sync-live")?.textContent ?? "") || (document.getElementById("sync-problem")?.textContent ?? "") !== "",
+  );
   await page.locator("#sync-now:not([disabled])").waitFor();
 }
 
@@ -76,10 +78,10 @@ describe("the sync panel says what happened, and what to do", () => {
     assert.equal(emu.log.length, requests);
     // No request was tried: the browser logged no violation (demo-lib turns one into a page problem).
     assert.deepEqual(demo.problems, []);
-    await page.locator("#sync-base").fill(emu.url);
   });
 
   it("a refused key: in words with what to do, no JSON; the state and the live line say the same", async () => {
+    await page.locator("#sync-base").fill(emu.url);
     await page.locator("#sync-list").click();
     await page.locator("#sync-live", { hasText: "found." }).waitFor();
     await page.locator("#sync-create").click();
@@ -116,6 +118,7 @@ describe("the sync panel says what happened, and what to do", () => {
   });
 
   it("a change made here waits for the next pass, and the panel says so (not “0 to push”)", async () => {
+    emu.clearFaults();
     await runTool({ command: "create", path: "/memories/here.md", file_text: "written here" });
     await page.locator("#sync-pending", { hasText: "made here since the last pass" }).waitFor();
     assert.match(await text("#sync-pending"), /^1 change to send, 0 changes to receive\. 1 change made here since the last pass goes out on the next one \(within 15 s of a change\)\.$/);
