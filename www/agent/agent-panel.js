@@ -364,7 +364,7 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
     nextLine.hidden = live;
     input.placeholder = live
       ? "Message Claude"
-      : "Or type your own message: the recording can't understand it, and keeps it word for word in memory.";
+      : "Or type your own: the recording can't read it, and keeps it word for word.";
     if (live) return;
     const next = upcoming();
     nextLineTitle.textContent = next.fresh ? "The recording goes on in a new conversation" : "The recording's next message";
