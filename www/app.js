@@ -168,7 +168,7 @@ async function main() {
     openMemory: () => mounts.open(),
     changes: [session, byId("agent-memory")],
   });
-  mountAgentPanel({
+  const agent = mountAgentPanel({
     root: byId("agent"),
     openMemory: () => mounts.open(),
     // An empty memory for the agent: a new store (never a deletion of the user's notes).
@@ -180,6 +180,13 @@ async function main() {
       await session.switchTo(store);
       await mounts.reset();
     },
+  });
+  // An expiry, another tab or the browser's own buttons can empty the memory the offer was about.
+  let fileCount = -1;
+  memoryPanel.addEventListener("files", (event) => {
+    const count = /** @type {CustomEvent<{ files: unknown[] }>} */ (event).detail.files.length;
+    if (count !== fileCount && fileCount !== -1) agent.memoryChanged();
+    fileCount = count;
   });
   const tabs = mountTabs(byId("main-tabs"), {
     onChange: (id) => history.replaceState(null, "", id === "tab-console" ? "#console" : location.pathname + location.search),

@@ -103,6 +103,7 @@ function writeFlag(key, on) {
 /**
  * Wires the agent panel.
  * @param {AgentPanelOptions} options
+ * @returns {{ memoryChanged: () => void }}
  */
 export function mountAgentPanel({ root, openMemory, startOver }) {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
@@ -701,4 +702,10 @@ export function mountAgentPanel({ root, openMemory, startOver }) {
 
   root.dataset.state = "idle";
   transcriptList.dataset.runs = "0";
+  return {
+    /** The agent's memory changed (files came or went): the offer of an empty memory follows it. */
+    memoryChanged() {
+      if (history.length === 0 && !running) void offerStartOver();
+    },
+  };
 }
