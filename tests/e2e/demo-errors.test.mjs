@@ -11,7 +11,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, useApiKey, sendTyped, waitForTree, PHONE, LAPTOP } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, useApiKey, sendTyped, waitForTree, axeViolations, PHONE, LAPTOP } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const API_KEY = "sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -139,6 +139,7 @@ describe("the live agent's errors", () => {
     assert.match(words, /Check the network and the address\. Press Retry to send it again\.$/);
     assert.doesNotMatch(words, /Anthropic API/);
     assert.equal(await page.locator("#agent-input").inputValue(), "Hello?", "the message is back in the box");
+    assert.deepEqual(await axeViolations(page), []);
     expectLogged(/ERR_EMPTY_RESPONSE|net::|Failed to load resource/);
   });
 

@@ -12,14 +12,11 @@
 
 import { describe, it, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
 import {
-  startDemo, openDemo, waitReady, waitForTree, screenshot, fakeMessagesApi, betaMessage, playNext, sendTyped, useApiKey, LAPTOP, PHONE,
+  startDemo, openDemo, waitReady, waitForTree, screenshot, fakeMessagesApi, betaMessage, playNext, sendTyped, useApiKey, axeViolations, ARTIFACTS, LAPTOP, PHONE,
 } from "./demo-lib.mjs";
 import { recordedConversations } from "../../www/agent/scripted-model.js";
 
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const API_KEY = "sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz";
 const [TRIP_1, TRIP_2, SESSION_1, SESSION_2] = recordedConversations();
 
@@ -69,14 +66,7 @@ function box(tab, selector) {
   });
 }
 
-/** axe's violations on the page as it is now. @param {import("playwright-core").Page} tab */
-async function violations(tab) {
-  await tab.evaluate(await readFile(AXE, "utf8"));
-  return tab.evaluate(async () => {
-    const result = await /** @type {any} */ (window).axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((/** @type {any} */ v) => `${v.id} (${v.impact}): ${v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).join(" | ")}`);
-  });
-}
+const violations = axeViolations;
 
 describe("offline, the recording never contradicts the visitor", () => {
   it("the trip recording: typed facts, places and dates of the visitor's own get no note and no answer of the recording's", async () => {
@@ -102,6 +92,7 @@ describe("offline, the recording never contradicts the visitor", () => {
     assert.match(answers[0], /^I'm the offline recording, not a language model: I can't understand what you wrote, so I take no facts from it/);
     assert.match(answers.at(-1) ?? "", /^Added: your message is at the end of typed-messages\.md, word for word\./);
     assert.deepEqual(await tab.locator('#transcript [data-testid="msg-user"] .who').allTextContents(), ["You", "You", "You"]);
+    assert.deepEqual(await violations(tab), []);
     await screenshot(tab, "70-first-minute-typed");
 
     // The recording's own line, played as the recording's: it knows none of the typed words.
@@ -230,6 +221,7 @@ describe("the action is above the fold, beside the memory", () => {
       assert.ok(b.visible && b.top >= 0 && b.bottom <= 800, `${selector} after the notes: ${JSON.stringify(b)}`);
     }
     assert.equal(await tab.evaluate(() => window.scrollY), 0, "nothing had to scroll");
+    assert.deepEqual(await violations(tab), []);
     await screenshot(tab, "72-first-minute-laptop");
     await tab.close();
   });
@@ -255,7 +247,7 @@ describe("the action is above the fold, beside the memory", () => {
     await screenshot(tab, "73-first-minute-phone");
     await tab.emulateMedia({ colorScheme: "dark" });
     assert.deepEqual(await violations(tab), []);
-    await tab.screenshot({ path: `${(await import("./demo-lib.mjs")).ARTIFACTS}/74-first-minute-phone-dark.png` });
+    await tab.screenshot({ path: `${ARTIFACTS}/74-first-minute-phone-dark.png` });
     // The chip leads to the memory: the panel, focused.
     await tab.locator("#memory-chip").click();
     assert.equal(await tab.evaluate(() => document.activeElement?.id), "memory-panel");

@@ -5,11 +5,12 @@
 
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
@@ -129,6 +130,21 @@ export async function useApiKey(tab, key) {
   if ((await tab.locator("#own-key").getAttribute("open")) === null) await tab.locator("#own-key > summary").click();
   await tab.locator("#api-key").fill(key);
   await tab.locator("#api-key").press("Enter");
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * axe-core's violations on the page as it is now, one line each (none is the bar). axe is
+ * evaluated through the DevTools protocol: the page's Content-Security-Policy refuses a <script>.
+ * @param {import("playwright-core").Page} tab
+ */
+export async function axeViolations(tab) {
+  if (!(await tab.evaluate(() => "axe" in window))) await tab.evaluate(await readFile(AXE, "utf8"));
+  return tab.evaluate(async () => {
+    const result = await /** @type {any} */ (window).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((/** @type {any} */ v) => `${v.id} (${v.impact}): ${v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).join(" | ")}`);
+  });
 }
 
 /** Paths of the files the tree shows, in order. */

@@ -9,7 +9,7 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, openDemo, waitForTree, screenshot, playNext } from "./demo-lib.mjs";
+import { startDemo, openDemo, waitForTree, screenshot, playNext, axeViolations } from "./demo-lib.mjs";
 
 /** @type {Awaited<ReturnType<typeof startDemo>>} */ let demo;
 /** @type {import("playwright-core").Page} */ let page;
@@ -60,6 +60,7 @@ describe("every change named", () => {
       "Renamed from /memories/draft.md to /memories/ideas/kept.md; the text is the same.",
     );
     assert.doesNotMatch((await page.locator("#file-history").textContent()) ?? "", /No changes: the texts are the same/);
+    assert.deepEqual(await axeViolations(page), []);
     await screenshot(page, "79-names-rename");
   });
 

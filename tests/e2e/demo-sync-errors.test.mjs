@@ -14,7 +14,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, axeViolations } from "./demo-lib.mjs";
 import { startEmulator } from "../hosted/emulator.mjs";
 import { hostedAt, sdkClient } from "../hosted/devices.mjs";
 
@@ -76,6 +76,7 @@ describe("the sync panel says what happened, and what to do", () => {
         `To use it, serve the demo for that address: ANTHROPIC_BASE_URL=${blocked} npm start.`,
     );
     assert.equal(emu.log.length, requests);
+    assert.deepEqual(await axeViolations(page), []);
     // No request was tried: the browser logged no violation (demo-lib turns one into a page problem).
     assert.deepEqual(demo.problems, []);
   });
