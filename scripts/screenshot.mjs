@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The README's screenshot of the demo: serves the demo (scripts/serve.mjs) in headless Chromium
-// with a fresh profile, lets the recorded model ("Trip notes, recalled later") take and edit
-// its notes in the page's IndexedDB, opens the trip note in the memory browser, and saves the
-// whole page, laid out at 1600×1000 and drawn at 0.8, as a 1280×800 PNG.
+// with a fresh profile, plays the recording's first two messages ("Trip notes, recalled later":
+// the model takes its notes, then edits one, with one mistake it recovers from) in the page's
+// IndexedDB, opens the trip note in the memory browser, and saves the first screen a visitor
+// sees at 1280×800: the conversation with its Play button and message box beside the memory.
 //
 //   node scripts/screenshot.mjs [FILE]        (default docs/demo.png; needs the built wasm)
 //
@@ -21,9 +22,8 @@ import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
 /** The screenshot's size in pixels. */
 export const SIZE = Object.freeze({ width: 1280, height: 800 });
 
-/** The page is laid out in a 1600×1000 viewport and drawn at 0.8: the whole demo in view. */
-const SCALE = 0.8;
-const VIEWPORT = Object.freeze({ width: SIZE.width / SCALE, height: SIZE.height / SCALE });
+/** The window the visitor has: the page is laid out and drawn at that size. */
+const VIEWPORT = SIZE;
 
 /** The note the screenshot shows open, as the recorded model leaves it. */
 export const TRIP = "/memories/trips/lisbon.md";
@@ -43,7 +43,6 @@ export async function screenshotDemo(file) {
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: VIEWPORT,
-    deviceScaleFactor: SCALE,
     colorScheme: "light",
   });
   /** @type {string[]} */
@@ -62,7 +61,7 @@ export async function screenshotDemo(file) {
     // The recording's two exchanges: notes taken, then a failed edit, a look and the fixes.
     const status = [];
     for (let run = 1; run <= 2; run++) {
-      await page.locator("#agent-send").click();
+      await page.locator("#agent-play").click();
       await page.locator(`#transcript[data-runs="${run}"]`).waitFor({ state: "attached" });
       status.push((await page.locator("#agent-status").textContent()) ?? "");
     }
@@ -71,10 +70,15 @@ export async function screenshotDemo(file) {
     const tree = await page.locator('#tree [data-testid="tree-file"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-path") ?? ""));
     const viewer = (await page.locator('#viewer [data-testid="viewer-text"]').textContent()) ?? "";
 
-    // The second exchange in view: the user's correction, the failed edit and its fix.
-    await page.locator('#transcript [data-testid="msg-user"]').nth(1).evaluate((msg) => msg.scrollIntoView({ block: "start" }));
+    // The second exchange in view: the visitor's correction, the failed edit and its fix.
+    await page.locator("#transcript-log").evaluate((log) => {
+      const second = /** @type {HTMLElement} */ (log.querySelectorAll('[data-testid="msg-user"]')[1]);
+      log.scrollTop = second.offsetTop - log.offsetTop - 8;
+    });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.mouse.move(0, 0);
+    // The tree's highlight of what just changed has faded, as it does for a visitor a moment later.
+    await page.waitForTimeout(2700);
     assert.deepEqual(problems, [], "the demo showed no error");
     await page.screenshot({ path: file });
     return { bytes: (await readFile(file)).length, status, tree, viewer };

@@ -10,7 +10,8 @@
 // The demo's pages (HTML under www/) go out with a strict Content-Security-Policy (see
 // `demoPolicy`): no inline script but the page's import map (allowed by its hash, computed here
 // from the file served, so it cannot drift), no eval (WebAssembly compiles under
-// 'wasm-unsafe-eval'), and requests only to this server and the Anthropic API. With
+// 'wasm-unsafe-eval'), and requests only to this server and the Anthropic API (the page is told
+// that list too, in <meta name="connect-origins">, to refuse other URLs in words). With
 // $ANTHROPIC_BASE_URL (or `apiBaseUrl`), the agent talks to that endpoint instead (a proxy, a
 // local fake): its origin joins connect-src, and the page learns it from the
 // <meta name="anthropic-base-url"> this server fills in.
@@ -58,7 +59,7 @@ export const ANTHROPIC_API_ORIGIN = "https://api.anthropic.com";
  */
 export function demoPolicy({ inline = [], apiOrigin = ANTHROPIC_API_ORIGIN } = {}) {
   const hashes = inline.map((text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
-  const connect = ["'self'", ANTHROPIC_API_ORIGIN, ...(apiOrigin === ANTHROPIC_API_ORIGIN ? [] : [apiOrigin])];
+  const connect = connectSources(apiOrigin);
   return [
     "default-src 'none'",
     `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(" ")}`.trim(),
@@ -70,6 +71,16 @@ export function demoPolicy({ inline = [], apiOrigin = ANTHROPIC_API_ORIGIN } = {
     "frame-ancestors 'none'",
     "object-src 'none'",
   ].join("; ");
+}
+
+/**
+ * The demo page's connect-src: this server ('self'), the Anthropic API, and the configured API
+ * origin. The page is told the same list (<meta name="connect-origins">), so it can refuse a
+ * URL its policy would block before it sends anything, and say why.
+ * @param {string} [apiOrigin]
+ */
+export function connectSources(apiOrigin = ANTHROPIC_API_ORIGIN) {
+  return ["'self'", ANTHROPIC_API_ORIGIN, ...(apiOrigin === ANTHROPIC_API_ORIGIN ? [] : [apiOrigin])];
 }
 
 /**
@@ -207,8 +218,9 @@ async function handle(root, req, res, api) {
 }
 
 /**
- * A demo page, with its Content-Security-Policy, and the API base URL (when one is configured)
- * in its <meta name="anthropic-base-url">.
+ * A demo page, with its Content-Security-Policy, the origins that policy lets it connect to in
+ * its <meta name="connect-origins">, and the API base URL (when one is configured) in its
+ * <meta name="anthropic-base-url">.
  * @param {string} file
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
@@ -216,6 +228,7 @@ async function handle(root, req, res, api) {
  */
 async function sendDemoPage(file, req, res, api) {
   let html = await readFile(file, "utf8");
+  html = html.replace(/(<meta name="connect-origins" content=")[^"]*(")/, `$1${connectSources(api?.origin).join(" ")}$2`);
   if (api) {
     const attribute = api.baseUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
     html = html.replace(/(<meta name="anthropic-base-url" content=")[^"]*(")/, `$1${attribute}$2`);

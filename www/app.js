@@ -124,6 +124,7 @@ async function main() {
 
   const memoryPanel = byId("memory-panel");
   const memory = () => session.memory;
+  mountMemoryChip(memoryPanel);
   const picker = mountStorePicker({ root: memoryPanel, session, notify, announce });
   const browser = mountStoreBrowser({ root: memoryPanel, session, notify, announce });
   const bundle = mountBundleTools({
@@ -167,7 +168,7 @@ async function main() {
     openMemory: () => mounts.open(),
     changes: [session, byId("agent-memory")],
   });
-  mountAgentPanel({
+  const agent = mountAgentPanel({
     root: byId("agent"),
     openMemory: () => mounts.open(),
     // An empty memory for the agent: a new store (never a deletion of the user's notes).
@@ -179,6 +180,13 @@ async function main() {
       await session.switchTo(store);
       await mounts.reset();
     },
+  });
+  // An expiry, another tab or the browser's own buttons can empty the memory the offer was about.
+  let fileCount = -1;
+  memoryPanel.addEventListener("files", (event) => {
+    const count = /** @type {CustomEvent<{ files: unknown[] }>} */ (event).detail.files.length;
+    if (count !== fileCount && fileCount !== -1) agent.memoryChanged();
+    fileCount = count;
   });
   const tabs = mountTabs(byId("main-tabs"), {
     onChange: (id) => history.replaceState(null, "", id === "tab-console" ? "#console" : location.pathname + location.search),
@@ -192,6 +200,39 @@ async function main() {
   setState("ready");
   if (choice === "import") bundle.chooseFile();
   else if (choice === "empty") announce(`The store “${storeName}” starts over, empty.`);
+}
+
+/**
+ * The memory chip by the message box (shown on a phone, where the memory browser is below the
+ * conversation): how many files the open store holds and the one changed last, refreshed on
+ * each paint of the tree, marked fresh for a moment when it changes; it links to the tree.
+ * @param {HTMLElement} memoryPanel
+ */
+function mountMemoryChip(memoryPanel) {
+  const chip = byId("memory-chip");
+  const countText = byId("memory-chip-count");
+  const lastText = byId("memory-chip-last");
+  let shown = "";
+  let timer = 0;
+  memoryPanel.addEventListener("files", (event) => {
+    const files = /** @type {CustomEvent<{ files: Array<{ path: string }> }>} */ (event).detail.files;
+    countText.textContent = `${files.length.toLocaleString("en-US")} file${files.length === 1 ? "" : "s"}`;
+    lastText.textContent = files.length > 0 ? ` · latest: ${files[0].path.replace(/^\/memories\//, "")}` : "";
+    chip.dataset.files = String(files.length);
+    const now = chip.textContent ?? "";
+    if (shown && now !== shown) {
+      chip.classList.add("fresh");
+      clearTimeout(timer);
+      timer = window.setTimeout(() => chip.classList.remove("fresh"), 2500);
+    }
+    shown = now;
+  });
+  // Following the link lands on the memory panel, focused (it is the skip link's target too).
+  chip.addEventListener("click", (event) => {
+    event.preventDefault();
+    memoryPanel.scrollIntoView({ block: "start" });
+    memoryPanel.focus({ preventScroll: true });
+  });
 }
 
 main().catch((err) => {

@@ -1,7 +1,9 @@
 // The memory browser: the open store's tree, the selected memory in three tabs (as the model
 // sees it, an editor with a precondition, its history with diffs, restore and redact), recently
 // deleted memories, uploads and clearing the store. It repaints by itself when a change is
-// committed: by the agent, the console or the editor in this tab, or by another tab.
+// committed: by the agent, the console or the editor in this tab, or by another tab. Memories
+// that expire as the store opens are named in a notice, with where to restore them; after each
+// paint the panel dispatches "files" (detail: the files, newest first) for the memory chip.
 
 import { el, fill, renderContent, formatBytes, describeError } from "./render.js";
 import { listFiles, renderTree, renderFlat, toToolPath, toStorePath } from "./browser/tree.js";
@@ -11,6 +13,9 @@ import { describeWhen } from "./browser/words.js";
 import { originNodes, restoredFromOf } from "./browser/provenance.js";
 import { mountExpiry } from "./browser/expiry-view.js";
 import { mountTabs } from "./tabs.js";
+import { EXPIRE_AFTER_DAYS, RETENTION_DAYS } from "./stores.js";
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * @typedef {object} StoreBrowserOptions
@@ -55,7 +60,12 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   const bulkCount = $("bulk-count");
   const bulkExport = /** @type {HTMLButtonElement} */ ($("bulk-export"));
   const bulkDelete = /** @type {HTMLButtonElement} */ ($("bulk-delete"));
+  const expiredNotice = $("expired-notice");
   const memory = () => session.memory;
+  /** Memories expired as the store opened, waiting to be named together. @type {string[]} */
+  let expiredNow = [];
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let expiredTimer;
   /** With bulk selection on: the memories ticked, by id. @type {Map<string, import("./browser/tree.js").TreeFile> | null} */
   let picked = null;
   /** Above this many files the tree starts with its folders folded. */
@@ -154,6 +164,8 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   }
 
   session.addEventListener("switch", () => {
+    expiredNotice.hidden = true;
+    expiredNow = [];
     paintAccess();
     if (picked) picked.clear();
     paintBulk();
@@ -189,6 +201,11 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
    * @param {import("memory-tool-wasm").ChangeEvent} change
    */
   function onChange(change) {
+    if (change.created_by?.type === "expiry" && change.operation === "deleted" && change.path && !expiry.expiring) {
+      expiredNow.push(toToolPath(change.path));
+      clearTimeout(expiredTimer);
+      expiredTimer = setTimeout(paintExpired, 150);
+    }
     if (change.path) {
       const path = toToolPath(change.path);
       recent.add(path);
@@ -201,6 +218,41 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     if (selected && selected.id === change.memory_id) void editor.noteChange(change);
     clearTimeout(changeTimer);
     changeTimer = setTimeout(() => void refresh(), 40);
+  }
+
+  /**
+   * Names the memories that expired as the store opened (the package's expiry runs after the
+   * store's first command): what went, why, and where to restore each, until when.
+   */
+  function paintExpired() {
+    const gone = [...new Set(expiredNow)].sort();
+    expiredNow = [];
+    if (gone.length === 0) return;
+    const until = new Date(Date.now() + RETENTION_DAYS * DAY_MS).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+    const n = gone.length;
+    expiredNotice.replaceChildren(
+      el(
+        "p",
+        { dataset: { testid: "expired-words" } },
+        `${n} memor${n === 1 ? "y" : "ies"} expired as this store opened: not viewed or changed for ${EXPIRE_AFTER_DAYS} days. `,
+        `${n === 1 ? "It is" : "Each is"} under “Recently deleted”, below the files: open ${n === 1 ? "it" : "one"} there and restore it from its history, until ${until}.`,
+      ),
+      el("ul", {}, ...gone.map((path) => el("li", {}, el("code", {}, path)))),
+      el(
+        "button",
+        {
+          type: "button",
+          className: "small",
+          dataset: { testid: "expired-dismiss" },
+          onclick: () => {
+            expiredNotice.hidden = true;
+            search.focus();
+          },
+        },
+        "Dismiss",
+      ),
+    );
+    expiredNotice.hidden = false;
   }
 
   /**
@@ -232,6 +284,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     }
     if (picked) for (const id of [...picked.keys()]) if (!files.some((f) => f.id === id)) picked.delete(id);
     paintTree();
+    root.dispatchEvent(new CustomEvent("files", { detail: { files: byRecent(files) } }));
     paintBulk();
     await paintDeleted();
     await expiry.paint();
@@ -366,7 +419,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     const chosen = pickedFiles();
     if (chosen.length === 0) return;
     const listed = chosen.slice(0, 8).map((f) => f.path).join(", ") + (chosen.length > 8 ? `, and ${chosen.length - 8} more` : "");
-    const question = `Delete ${chosen.length} memor${chosen.length === 1 ? "y" : "ies"} (${listed})? Each goes to “Recently deleted”, where its history can restore it.`;
+    const question = `Delete ${chosen.length} memor${chosen.length === 1 ? "y" : "ies"} (${listed})? Each goes to “Recently deleted”, where its history can restore it for ${RETENTION_DAYS} days.`;
     if (!window.confirm(question)) return;
     const failures = [];
     for (const file of chosen) {
@@ -504,7 +557,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
   async function deleteSelected() {
     if (!selected?.id || selected.deleted) return;
     const { id, path } = selected;
-    if (!window.confirm(`Delete ${path}? It goes to “Recently deleted”, where its history can restore it.`)) return;
+    if (!window.confirm(`Delete ${path}? It goes to “Recently deleted”, where its history can restore it for ${RETENTION_DAYS} days.`)) return;
     try {
       await memory().memories.delete(id);
     } catch (error) {
@@ -557,7 +610,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
       el(
         "details",
         { open: deletedBox.querySelector("details")?.hasAttribute("open") ?? false },
-        el("summary", {}, `Recently deleted (${gone.size})`),
+        el("summary", {}, `Recently deleted (${gone.size})`, el("span", { className: "hint" }, ` · each restorable for ${RETENTION_DAYS} days from its deletion`)),
         el(
           "ul",
           {},
@@ -576,7 +629,11 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
                   onclick: () => void selectDeleted(version.memory_id, path),
                 },
                 el("span", { className: "name" }, path),
-                el("span", { className: "size" }, `${expired ? "expired" : "deleted"} ${describeWhen(version.created_at)}`),
+                el(
+                  "span",
+                  { className: "size", title: `Restorable until ${new Date(Date.parse(version.created_at) + RETENTION_DAYS * DAY_MS).toLocaleString()}` },
+                  `${expired ? "expired" : "deleted"} ${describeWhen(version.created_at)}`,
+                ),
               ),
             );
           }),
@@ -662,7 +719,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     const from = restoredFromOf(head.created_by);
     box.replaceChildren(
       deleted ? "Deleted by " : from ? "Last change: a restore, by " : "Last change by ",
-      ...originNodes(head.created_by, { testid: "viewer-origin-link" }),
+      ...originNodes(head.created_by, { testid: "viewer-origin-link", operation: head.operation, memoryId: head.memory_id }),
     );
     /** @type {HTMLElement} */ (box).dataset.versionId = head.id;
   }
@@ -747,7 +804,7 @@ export function mountStoreBrowser({ root, session, notify, announce }) {
     }
     const question =
       `Delete all ${current.length.toLocaleString("en-US")} file${current.length === 1 ? "" : "s"} ` +
-      `in the store “${session.name}”? Their history stays, so each can be restored.`;
+      `in the store “${session.name}”? Each goes to “Recently deleted”, where its history can restore it for ${RETENTION_DAYS} days.`;
     if (!window.confirm(question)) return;
     const failures = [];
     for (const file of current) {

@@ -22,6 +22,13 @@ export const MAX_MOUNTS = 8;
  */
 export const EXPIRE_AFTER_DAYS = 30;
 
+/**
+ * How long a text that stopped being live (deleted by the model, by you, by expiry, sync or
+ * repair; or overwritten) stays restorable, counted from that moment: the package's default
+ * `retentionDays`, which the demo keeps (docs/TOOL.md#retention).
+ */
+export const RETENTION_DAYS = 30;
+
 // A store's mount slug is the core's (the package's `slugOf`): the demo keeps no copy of the rule.
 export { slugOf };
 

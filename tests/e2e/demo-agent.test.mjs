@@ -1,7 +1,9 @@
-// End to end: the demo's agent panel in headless Chromium. Without a key, the recorded model
-// answers through the official SDK's tool runner (`memoryTool(memory)` from
-// memory-tool-wasm/anthropic), and its memory tool calls run for real against the page's
-// IndexedDB: the notes appear in the tree, and a new conversation recalls them. With a key, the
+// End to end: the demo's agent panel in headless Chromium. Without a key, the recording's
+// lines are played with "Play the next message" (marked as the recording's, never put in the
+// box as the visitor's), the recorded model answers through the official SDK's tool runner
+// (`memoryTool(memory)` from memory-tool-wasm/anthropic), and its memory tool calls run for
+// real against the page's IndexedDB: the notes appear in the tree, and a new conversation
+// recalls them. With a key, the
 // same panel talks to the Messages API (routed here to recorded answers, so the test stays
 // offline): the browser-access header, streaming, the key kept in sessionStorage only. Mounts:
 // two stores, one read-only, and the system prompt that describes them.
@@ -10,7 +12,7 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, openDemo, waitReady, treePaths, waitForTree, screenshot, sidewaysOverflow, betaMessage, PHONE, LAPTOP } from "./demo-lib.mjs";
+import { startDemo, openDemo, waitReady, treePaths, waitForTree, screenshot, sidewaysOverflow, betaMessage, useApiKey, PHONE, LAPTOP } from "./demo-lib.mjs";
 import { recordedConversations, sseEvents } from "../../www/agent/scripted-model.js";
 
 const LISTING_HEAD =
@@ -36,14 +38,19 @@ after(async () => {
   await demo?.close();
 });
 
-/** Sends what the composer holds and waits until the run ended; returns the status line. */
+/**
+ * Offline, plays the recording's next message (its button, clicked or pressed from the
+ * keyboard); live, sends what the box holds. Waits until the run ended; returns the status line.
+ */
 async function send(/** @type {import("playwright-core").Page} */ tab, { keyboard = false } = {}) {
   const runs = Number(await tab.locator("#transcript").getAttribute("data-runs"));
+  const live = (await tab.locator("#agent").getAttribute("data-mode")) === "live";
+  const button = tab.locator(live ? "#agent-send" : "#agent-play");
   if (keyboard) {
-    await tab.locator("#agent-input").focus();
-    await tab.keyboard.press("Control+Enter");
+    await button.focus();
+    await tab.keyboard.press("Enter");
   } else {
-    await tab.locator("#agent-send").click();
+    await button.click();
   }
   await tab.locator(`#transcript[data-runs="${runs + 1}"]`).waitFor({ state: "attached" });
   return tab.locator("#agent-status").textContent();
@@ -68,9 +75,12 @@ function assistantTexts(/** @type {import("playwright-core").Page} */ tab) {
 describe("the agent panel", () => {
   it("runs the recorded model through the SDK's tool runner; its notes appear in the tree", async () => {
     assert.match((await page.locator("#agent-mode").textContent()) ?? "", /^Offline: a recorded model answers/);
-    assert.equal(await page.locator("#model-picker").isDisabled(), true);
+    // Offline there is no model to pick: the recording answers.
+    assert.equal(await page.locator("#model-picker").isVisible(), false);
     const [first, second] = SCRIPT[0].exchanges;
-    assert.equal(await page.locator("#agent-input").inputValue(), first.user);
+    // The recording's line is shown as the recording's, not typed into the visitor's box.
+    assert.equal(await page.locator("#agent-input").inputValue(), "");
+    assert.equal(await page.locator('[data-testid="next-line-text"]').textContent(), `“${first.user}”`);
     assert.deepEqual(await treePaths(page), []);
 
     assert.equal(await send(page), "Done: 3 requests, 3 memory tool calls.");
@@ -90,6 +100,7 @@ describe("the agent panel", () => {
       await page.locator('#transcript [data-testid="msg-user"] .msg-text').allTextContents(),
       [first.user],
     );
+    assert.deepEqual(await page.locator('#transcript [data-testid="msg-user"] .who').allTextContents(), ["The recording's visitor"]);
 
     // A card opens from the keyboard and shows the input and the exact result.
     const card = page.locator('#transcript [data-testid="tool-call"]').nth(1);
@@ -104,7 +115,7 @@ describe("the agent panel", () => {
     await screenshot(page, "10-agent-first-exchange");
 
     // The second exchange: a failed edit (is_error, in the words of docs/TOOL.md#str_replace), a look, the fixes.
-    assert.equal(await page.locator("#agent-input").inputValue(), second.user);
+    assert.equal(await page.locator('[data-testid="next-line-text"]').textContent(), `“${second.user}”`);
     assert.equal(await send(page, { keyboard: true }), "Done: 4 requests, 5 memory tool calls.");
     const calls = (await toolCalls(page)).slice(3);
     assert.deepEqual(
@@ -128,9 +139,11 @@ describe("the agent panel", () => {
     await page.locator(`#tree [data-path="${TRIP}"]`).click();
     await page.locator(`#viewer[data-path="${TRIP}"]`).waitFor();
     assert.equal(await page.locator('#viewer [data-testid="viewer-text"]').textContent(), TRIP_VIEW_FINAL);
-    // The recording is over: the box says what to do next.
+    // This conversation's lines are played: the next one is in a new conversation, and says so.
     assert.equal(await page.locator("#agent-input").inputValue(), "");
-    assert.match((await page.locator("#agent-input").getAttribute("placeholder")) ?? "", /New conversation/);
+    assert.equal(await page.locator('[data-testid="next-line-title"]').textContent(), "The recording goes on in a new conversation");
+    assert.equal(await page.locator('[data-testid="next-line-text"]').textContent(), `“${SCRIPT[1].exchanges[0].user}”`);
+    assert.equal(await page.locator("#agent-play").textContent(), "Play it in a new conversation");
     await screenshot(page, "11-agent-edits-and-tree");
   });
 
@@ -138,7 +151,7 @@ describe("the agent panel", () => {
     await page.locator("#agent-new").click();
     assert.equal(await page.locator('#transcript [data-testid="tool-call"]').count(), 0);
     const [recall] = SCRIPT[1].exchanges;
-    assert.equal(await page.locator("#agent-input").inputValue(), recall.user);
+    assert.equal(await page.locator('[data-testid="next-line-text"]').textContent(), `“${recall.user}”`);
     assert.equal(await send(page), "Done: 3 requests, 3 memory tool calls.");
     const calls = await toolCalls(page);
     assert.deepEqual(
@@ -241,12 +254,12 @@ describe("the agent panel", () => {
     });
 
     // A key of the wrong shape is refused in words.
+    await page.locator("#own-key > summary").click();
     await page.locator("#api-key").fill("not a key");
     await page.locator("#key-use").click();
     assert.equal(await page.locator("#key-note").textContent(), "The key has spaces or line breaks in it; paste it again.");
 
-    await page.locator("#api-key").fill(API_KEY);
-    await page.locator("#api-key").press("Enter");
+    await useApiKey(page, API_KEY);
     assert.match((await page.locator("#agent-mode").textContent()) ?? "", /^Live: Claude answers, with your key \(sk-ant-…wxyz\)/);
     assert.equal(await page.locator("#api-key").inputValue(), "", "the field is emptied");
     // The models come from the API.
@@ -297,9 +310,9 @@ describe("the agent panel", () => {
     status = 401;
     await page.locator("#agent-input").fill("Again?");
     assert.equal(await send(page), "The run failed (see the conversation).");
-    assert.match(
-      (await page.locator('#transcript [data-testid="msg-problem"]').last().textContent()) ?? "",
-      /^The API key was refused \(401\)\. Check it, or forget it to use the recorded model\. authentication_error: invalid x-api-key$/,
+    assert.equal(
+      await page.locator('#transcript [data-testid="problem-words"]').last().textContent(),
+      "The Anthropic API refused the API key (401: “invalid x-api-key”). Check the key under “Your key”, or forget it to go back to the recording.",
     );
     assert.equal(await page.locator("#agent-input").inputValue(), "Again?", "the unanswered message is back in the box");
 
@@ -308,6 +321,7 @@ describe("the agent panel", () => {
     assert.ok(logged >= 0);
     demo.problems.splice(logged, 1);
 
+    await page.locator("#own-key > summary").click();
     await page.locator("#key-forget").click();
     assert.match((await page.locator("#agent-mode").textContent()) ?? "", /^Offline:/);
     assert.ok(!(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).includes(API_KEY));
@@ -377,11 +391,11 @@ describe("the agent panel", () => {
     assert.equal(refused, "Error: Cannot create /memories/demo/x.md: this memory is read-only");
   });
 
-  it("stops a run on Escape; the unanswered message goes back into the box", async () => {
+  it("stops a run on Escape; the recording's unanswered line is offered again, not put in the box", async () => {
     // Another tab, on its own store, with the recorded model streaming at a readable pace.
     const slow = await openDemo(demo.context, `${demo.base}?store=stop-test&replayDelay=150`, demo.problems, { newTab: true });
-    const message = await slow.locator("#agent-input").inputValue();
-    await slow.locator("#agent-send").click();
+    const message = await slow.locator('[data-testid="next-line-text"]').textContent();
+    await slow.locator("#agent-play").click();
     await slow.locator('#agent[data-state="running"]').waitFor({ state: "attached" });
     await slow.locator('#transcript [data-testid="tool-call"]').first().waitFor();
     // Escape stops the run (focus is on Stop while it runs).
@@ -395,9 +409,11 @@ describe("the agent panel", () => {
     );
     assert.deepEqual(await slow.locator('#transcript [data-testid="msg-note"]').allTextContents(), [
       "Stopped. Tool calls already run stay done; the rest did not run.",
-      "Your message was not answered: it is back in the box, to send again.",
+      "The recording's message was not answered: “Play the next message” plays it again.",
     ]);
-    assert.equal(await slow.locator("#agent-input").inputValue(), message);
+    // The recording's line is not put in the visitor's box: Play plays it again.
+    assert.equal(await slow.locator("#agent-input").inputValue(), "");
+    assert.equal(await slow.locator('[data-testid="next-line-text"]').textContent(), message);
     assert.deepEqual(await treePaths(slow), [], "the stopped call never ran");
     await slow.close();
   });

@@ -2,8 +2,10 @@
 // with content in it (a conversation with tool cards and the notes of context editing and
 // compaction, a console result, a file's history with where each version came from, bulk
 // selection on, the overview of the agent's memory with a store checked and the site's storage,
-// the expiry section with memories due within a week, the export and storage section open), and
-// then with the alert of a store deleted outside the page. Zero violations is the bar; each one
+// the expiry section with memories due within a week, the export and storage section open), then
+// offline again after a reload (the recording's next line, the key form open, the notice of
+// memories expired as the store opened), and with the alert of a store deleted outside the page.
+// (The error states are checked where the tests reach them: demo-errors, demo-sync-errors.) Zero violations is the bar; each one
 // is listed with its nodes.
 //
 // Needs the built wasm (npm run build) and /usr/bin/chromium. Run: node --test tests/e2e
@@ -12,7 +14,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab, useApiKey } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -37,7 +39,7 @@ before(async () => {
   await moveClock(demo.context);
   page = await openDemo(demo.context, `${demo.base}?store=axe&replayDelay=0`, demo.problems);
   // Content to check: a conversation (tool cards, one opened), a file in the viewer.
-  await page.locator("#agent-send").click();
+  await page.locator("#agent-play").click();
   await page.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
   await page.locator('#transcript [data-testid="tool-call"] > summary').first().click();
   await page.locator('#tree [data-path="/memories/profile.md"]').click();
@@ -57,8 +59,8 @@ before(async () => {
   await page.locator("#refresh-button").click();
   await page.locator('#expiry [data-testid="expiry-soon"] [data-testid="expiry-keep"]').first().waitFor();
   // A live exchange: the notes of context editing and compaction in the conversation.
-  await page.locator("#api-key").fill("sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
-  await page.locator("#api-key").press("Enter");
+  await useApiKey(page, "sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
+  await page.locator('#model-picker option[value="claude-e2e-model"]').waitFor({ state: "attached" });
   await page.locator("#agent-input").fill("A long conversation.");
   await page.locator("#agent-send").click();
   await page.locator('#transcript[data-runs="2"]').waitFor({ state: "attached" });
@@ -110,6 +112,33 @@ describe("axe-core finds nothing", () => {
       }
     }
   }
+
+  it("offline again after a reload: the recording's next line, the key form open, the notice of memories expired as the store opened", async () => {
+    await page.locator("#tab-agent").click();
+    if ((await page.locator("#own-key").getAttribute("open")) === null) await page.locator("#own-key > summary").click();
+    await page.locator("#key-forget").click();
+    // 60 days on, the notes written on day 0 expire when the store opens.
+    await setClock(page, 60);
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.state === "ready");
+    await page.locator('[data-testid="expired-notice"]').waitFor();
+    await page.locator('[data-testid="reloaded-note"]').waitFor();
+    await page.locator("#own-key > summary").click();
+    await page.evaluate(await readFile(AXE, "utf8"));
+    for (const [size, viewport] of /** @type {const} */ ([["desktop", LAPTOP], ["phone", PHONE]])) {
+      for (const scheme of /** @type {const} */ (["light", "dark"])) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        assert.deepEqual(await violations(), [], `${scheme}, ${size}`);
+        await screenshot(page, `43-axe-offline-${size}-${scheme}`);
+      }
+    }
+    await page.setViewportSize(LAPTOP);
+    await page.emulateMedia({ colorScheme: "light" });
+    // A memory again, for the next case: only a store that held memories is said to have vanished.
+    await page.evaluate(() => /** @type {any} */ (window).demo.session.memory.memories.create({ path: "/again.md", content: "- written after the expiry\n" }));
+    await page.locator('#tree [data-path="/memories/again.md"]').waitFor();
+  });
 
   it("with the alert of a store deleted outside the page, light and dark, desktop and phone", async () => {
     await deleteStoreFromAnotherTab(page, demo.base);

@@ -11,7 +11,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { startDemo, openDemo, waitForTree, fakeMessagesApi, betaMessage, REPO } from "./demo-lib.mjs";
+import { startDemo, openDemo, waitForTree, fakeMessagesApi, betaMessage, useApiKey, REPO } from "./demo-lib.mjs";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { demoPolicy, inlineScripts, startServer } from "../../scripts/serve.mjs";
@@ -68,6 +68,8 @@ describe("the demo's Content-Security-Policy", () => {
     assert.ok(!script.includes("'unsafe-inline'") && !script.includes("'unsafe-eval'"));
     assert.deepEqual(directives.get("connect-src"), ["'self'", "https://api.anthropic.com", origin]);
     assert.equal(await page.locator('meta[name="anthropic-base-url"]').getAttribute("content"), api.baseURL);
+    // The page is told the same list, to refuse other URLs in words before any request.
+    assert.equal(await page.locator('meta[name="connect-origins"]').getAttribute("content"), ["'self'", "https://api.anthropic.com", origin].join(" "));
   });
 
   it("is the demo's only: other pages of the server go without it, and a base URL that is no http(s) URL is refused", async () => {
@@ -131,7 +133,7 @@ describe("the demo's Content-Security-Policy", () => {
 
   it("lets the demo's journeys run with no violation", async () => {
     // The offline agent: the SDK, the wasm, IndexedDB.
-    await page.locator("#agent-send").click();
+    await page.locator("#agent-play").click();
     await page.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
     await waitForTree(page, ["/memories/profile.md", "/memories/trips/lisbon.md"]);
     // An image, uploaded and shown as the model sees it (a data: URL).
@@ -145,10 +147,8 @@ describe("the demo's Content-Security-Policy", () => {
     const [bundle] = await Promise.all([page.waitForEvent("download"), page.locator("#export-button").click()]);
     assert.match(bundle.suggestedFilename(), /\.json$/);
     // The live agent through the configured base URL.
-    await page.locator("#api-key").fill("sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
-    await page.locator("#api-key").press("Enter");
+    await useApiKey(page, "sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz");
     await page.locator('#model-picker option[value="claude-e2e-model"]').waitFor({ state: "attached" });
-    await page.locator("#agent-new").click();
     await page.locator("#agent-input").fill("Save something.");
     await page.locator("#agent-send").click();
     await page.locator('#transcript[data-runs="2"]').waitFor({ state: "attached" });

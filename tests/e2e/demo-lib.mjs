@@ -5,11 +5,12 @@
 
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
@@ -89,6 +90,61 @@ export async function waitReady(/** @type {import("playwright-core").Page} */ ta
   const state = await tab.evaluate(() => document.documentElement.dataset.state);
   if (state !== "ready") assert.fail(`the demo did not start: ${await tab.locator("#notice-text").textContent()}`);
   await tab.locator("#tree[data-refreshes]").waitFor({ state: "attached" });
+}
+
+/**
+ * Offline: plays the recording's next message with its button (as a visitor does) and waits
+ * until the run ended; resolves with the status line.
+ * @param {import("playwright-core").Page} tab
+ */
+export async function playNext(tab) {
+  const runs = Number(await tab.locator("#transcript").getAttribute("data-runs"));
+  await tab.locator("#agent-play").click();
+  await tab.locator(`#transcript[data-runs="${runs + 1}"]`).waitFor({ state: "attached" });
+  return tab.locator("#agent-status").textContent();
+}
+
+/**
+ * Types `text` into the message box and sends it (Send, or Ctrl+Enter with `keyboard`); waits
+ * until the run ended and resolves with the status line.
+ * @param {import("playwright-core").Page} tab @param {string} text @param {{ keyboard?: boolean }} [options]
+ */
+export async function sendTyped(tab, text, { keyboard = false } = {}) {
+  const runs = Number(await tab.locator("#transcript").getAttribute("data-runs"));
+  await tab.locator("#agent-input").fill(text);
+  if (keyboard) {
+    await tab.locator("#agent-input").focus();
+    await tab.keyboard.press("Control+Enter");
+  } else {
+    await tab.locator("#agent-send").click();
+  }
+  await tab.locator(`#transcript[data-runs="${runs + 1}"]`).waitFor({ state: "attached" });
+  return tab.locator("#agent-status").textContent();
+}
+
+/**
+ * Gives the page an API key as a visitor does: opens "Use your own key", types it, presses Enter.
+ * @param {import("playwright-core").Page} tab @param {string} key
+ */
+export async function useApiKey(tab, key) {
+  if ((await tab.locator("#own-key").getAttribute("open")) === null) await tab.locator("#own-key > summary").click();
+  await tab.locator("#api-key").fill(key);
+  await tab.locator("#api-key").press("Enter");
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * axe-core's violations on the page as it is now, one line each (none is the bar). axe is
+ * evaluated through the DevTools protocol: the page's Content-Security-Policy refuses a <script>.
+ * @param {import("playwright-core").Page} tab
+ */
+export async function axeViolations(tab) {
+  if (!(await tab.evaluate(() => "axe" in window))) await tab.evaluate(await readFile(AXE, "utf8"));
+  return tab.evaluate(async () => {
+    const result = await /** @type {any} */ (window).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((/** @type {any} */ v) => `${v.id} (${v.impact}): ${v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).join(" | ")}`);
+  });
 }
 
 /** Paths of the files the tree shows, in order. */
@@ -210,12 +266,21 @@ export function betaStreamEvents(message) {
 /**
  * A fake Messages API on 127.0.0.1, for the live agent through the SDK client's `baseURL`:
  * answers each POST /v1/messages with `answer(body, n)` (n from 1), streamed when asked, and
- * records every request; lists one model (`claude-e2e-model`) at GET /v1/models; CORS as the
- * real API answers a browser (preflight, exposed request-id).
- * @param {(body: any, n: number) => BetaMessage} answer
- * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, close: () => Promise<void> }>}
+ * records every request; lists one model (`claude-e2e-model`) at GET /v1/models, after
+ * `modelsDelayMs` (a slow list, as a real one can be); CORS as the real API answers a browser
+ * (preflight, exposed request-id). An answer `{ message, cutAfter: k }` streams the first `k`
+ * events of the message and then drops the connection (a stream cut mid-answer); `{ drop: true }`
+ * drops it before answering; `{ status, type, message }` answers an API error.
+ * `models({ delayMs, status })` changes how the model list answers from then on (a status
+ * other than 200 answers an API error).
+ * @param {(body: any, n: number) => BetaMessage | { message: BetaMessage, cutAfter: number } | { drop: true } | { status: number, type: string, message: string }} answer
+ * @param {{ modelsDelayMs?: number }} [options]
+ * @returns {Promise<{ baseURL: string, requests: Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>, modelRequests: () => number,
+ *   models: (how: { delayMs?: number, status?: number }) => void, close: () => Promise<void> }>}
  */
-export async function fakeMessagesApi(answer) {
+export async function fakeMessagesApi(answer, { modelsDelayMs = 0 } = {}) {
+  let modelRequests = 0;
+  const modelsAnswer = { delayMs: modelsDelayMs, status: 200 };
   /** @type {Array<{ headers: import("node:http").IncomingHttpHeaders, body: any }>} */
   const requests = [];
   const cors = {
@@ -234,6 +299,13 @@ export async function fakeMessagesApi(answer) {
     for await (const chunk of req) raw += chunk;
     const pathname = new URL(req.url ?? "/", "http://fake").pathname;
     if (req.method === "GET" && pathname === "/v1/models") {
+      modelRequests += 1;
+      if (modelsAnswer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, modelsAnswer.delayMs));
+      if (modelsAnswer.status !== 200) {
+        res.writeHead(modelsAnswer.status, { ...cors, "content-type": "application/json" });
+        res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: "the model list is down" } }));
+        return;
+      }
       /** @type {import("@anthropic-ai/sdk/resources/models").ModelInfo} */
       const model = {
         id: "claude-e2e-model",
@@ -259,8 +331,26 @@ export async function fakeMessagesApi(answer) {
     }
     const body = JSON.parse(raw);
     requests.push({ headers: req.headers, body });
-    const message = answer(body, requests.length);
+    const answered = /** @type {any} */ (answer(body, requests.length));
     const headers = { ...cors, "request-id": `req_fake_${requests.length}` };
+    if (answered.drop === true) {
+      req.socket.destroy();
+      return;
+    }
+    if (typeof answered.status === "number") {
+      res.writeHead(answered.status, { ...headers, "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: answered.type, message: answered.message }, request_id: headers["request-id"] }));
+      return;
+    }
+    const message = "cutAfter" in answered ? answered.message : answered;
+    if ("cutAfter" in answered) {
+      // Part of the stream, then the connection goes: the browser reads a body that never ends well.
+      res.writeHead(200, { ...headers, "content-type": "text/event-stream" });
+      const events = betaStreamEvents(message).slice(0, answered.cutAfter);
+      res.write(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+      setTimeout(() => res.socket?.destroy(), 100);
+      return;
+    }
     if (body.stream === true) {
       res.writeHead(200, { ...headers, "content-type": "text/event-stream" });
       res.end(betaStreamEvents(message).map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
@@ -274,6 +364,8 @@ export async function fakeMessagesApi(answer) {
   return {
     baseURL: `http://127.0.0.1:${port}`,
     requests,
+    modelRequests: () => modelRequests,
+    models: (how) => Object.assign(modelsAnswer, how),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve(undefined));

@@ -69,7 +69,7 @@ describe("expiry and last use", () => {
     await refreshed(page);
     await waitForTree(page, ["/memories/middle.md", "/memories/new.md", "/memories/old.md"]);
     await page.locator("#expiry > summary").click();
-    assert.match((await page.locator('[data-testid="expiry-rule"]').textContent()) ?? "", /^This demo opens its stores with expireAfterDays: 30\. A memory neither viewed nor changed .* for 30 days is deleted by “expiry”.* restorable under “Recently deleted” for the history's 30 days/);
+    assert.match((await page.locator('[data-testid="expiry-rule"]').textContent()) ?? "", /^This demo opens its stores with expireAfterDays: 30\. A memory neither viewed nor changed .* for 30 days is deleted by “expiry”, once each time the store opens; its text stays restorable under “Recently deleted” for 30 days from then/);
     assert.equal(await page.locator("#expiry-summary").textContent(), "0 due now, 1 more within 7 days");
     assert.deepEqual(await listed("expiry-due"), []);
     assert.deepEqual(await listed("expiry-soon"), ["/memories/old.md"]);
@@ -122,7 +122,7 @@ describe("expiry and last use", () => {
     });
     await page.locator('[data-testid="expire-now"]').click();
     await page.locator("#expiry-summary", { hasText: "nothing due within 7 days" }).waitFor();
-    assert.deepEqual(asked, ["Expire 1 memory not used for 30 days? Each goes to “Recently deleted”, where its history can restore it."]);
+    assert.deepEqual(asked, ["Expire 1 memory not used for 30 days? Each goes to “Recently deleted”, where its history can restore it for 30 days."]);
     await page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/old.md"]').waitFor({ state: "attached" });
     assert.deepEqual(await treePaths(page), ["/memories/new.md", "/memories/middle.md"]);
     const item = page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/old.md"]');
@@ -138,6 +138,15 @@ describe("expiry and last use", () => {
     await waitReady(page);
     await waitForTree(page, ["/memories/middle.md"]);
     await page.locator('#deleted [data-testid="deleted-file"]').nth(1).waitFor({ state: "attached" });
+    // The page says so when it opens: what went, why, where to restore it and until when.
+    const notice = page.locator('[data-testid="expired-notice"]');
+    await notice.waitFor();
+    assert.match(
+      (await notice.locator('[data-testid="expired-words"]').textContent()) ?? "",
+      /^1 memory expired as this store opened: not viewed or changed for 30 days\. It is under “Recently deleted”, below the files: open it there and restore it from its history, until .+\.$/,
+    );
+    assert.deepEqual(await notice.locator("li").allTextContents(), ["/memories/new.md"]);
+    assert.equal(await notice.getAttribute("role"), "status");
     await page.locator("#deleted > details > summary").click();
     const by = await page.locator('#deleted [data-testid="deleted-file"]').evaluateAll((els) => els.map((e) => [e.getAttribute("data-path"), e.getAttribute("data-by")]));
     assert.deepEqual(by.sort(), [["/memories/new.md", "expiry"], ["/memories/old.md", "expiry"]]);
@@ -145,7 +154,7 @@ describe("expiry and last use", () => {
     await page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/new.md"]').click();
     const versions = page.locator('#file-history [data-testid="version"]');
     await versions.nth(1).waitFor();
-    assert.match((await versions.nth(0).textContent()) ?? "", /^v2deleted.*expiry \(not viewed or changed for too long\)/);
+    assert.match((await versions.nth(0).textContent()) ?? "", /^v2deleted.*expired after 30 days unused/);
     await versions.nth(1).click();
     await page.locator('#file-history [data-testid="restore-version"]:not([disabled])').click();
     await waitForTree(page, ["/memories/middle.md", "/memories/new.md"]);
@@ -260,6 +269,13 @@ describe("storage health in the overview", () => {
     assert.equal(await store.locator('[data-testid="check-result"]').textContent(), "Repaired: 1 damaged memory was taken out (/memories/notes/broken.md).");
     await waitForTree(tab, ["/memories/notes/kept.md"]);
     await tab.locator('#deleted [data-testid="deleted-file"][data-path="/memories/notes/broken.md"]').waitFor({ state: "attached" });
+    // Its history names the deletion "repair", not a host call.
+    await tab.locator("#deleted > details > summary").click();
+    await tab.locator('#deleted [data-testid="deleted-file"][data-path="/memories/notes/broken.md"]').click();
+    const head = tab.locator('#file-history [data-testid="version"]').first();
+    await head.waitFor();
+    assert.match((await head.textContent()) ?? "", /^v2deleted.*repair/);
+    assert.doesNotMatch((await head.textContent()) ?? "", /host API|you, in/);
     await store.locator('[data-testid="check-store"]').click();
     await store.locator('[data-testid="check-result"][data-state="ok"]').waitFor();
     await screenshot(tab, "64-lifecycle-repaired");

@@ -10,7 +10,7 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, openDemo, waitForTree, screenshot, fakeMessagesApi, betaMessage } from "./demo-lib.mjs";
+import { startDemo, openDemo, waitForTree, screenshot, fakeMessagesApi, betaMessage, useApiKey } from "./demo-lib.mjs";
 import { CONTEXT_MANAGEMENT, COMPACT_AT } from "../../www/agent/agent-loop.js";
 
 const API_KEY = "sk-ant-e2e-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -81,8 +81,7 @@ before(async () => {
   api = await fakeMessagesApi(answer);
   demo = await startDemo({ apiBaseUrl: api.baseURL });
   page = await openDemo(demo.context, `${demo.base}?store=long-running`, demo.problems);
-  await page.locator("#api-key").fill(API_KEY);
-  await page.locator("#api-key").press("Enter");
+  await useApiKey(page, API_KEY);
   await page.locator('#model-picker option[value="claude-e2e-model"]').waitFor({ state: "attached" });
   // The key goes where the page was configured to send requests, and the page says so.
   assert.equal(await page.locator("#key-note").textContent(), `Key kept in this tab's sessionStorage (gone when the tab closes); sent only to ${api.baseURL}.`);
@@ -164,7 +163,7 @@ describe("a long conversation with Claude", () => {
     assert.equal(api.requests.length, 5, "no second compaction: the inputs stayed under the threshold");
     // The version records Claude's tool_use id; the browser leads from the file to that call.
     await page.locator('#tree [data-path="/memories/progress.md"]').click();
-    await page.locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change by the model (toolu_long_4)" }).waitFor();
+    await page.locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change by the model, in this conversation" }).waitFor();
     await page.locator('[data-testid="viewer-origin-link"][data-tool-use-id="toolu_long_4"]').click();
     assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="tool-call"]')?.getAttribute("data-tool-use-id")), "toolu_long_4");
     await screenshot(page, "51-agent-after-compaction");

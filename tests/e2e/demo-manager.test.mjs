@@ -93,7 +93,7 @@ describe("the memory manager", () => {
     });
     await page.locator('[data-testid="file-delete"]').click();
     await waitForTree(page, ["/memories/people/milka.md", "/memories/shopping.md", "/memories/trips/lisbon.md"]);
-    assert.deepEqual(asked, ["Delete /memories/recipes/pancakes.md? It goes to “Recently deleted”, where its history can restore it."]);
+    assert.deepEqual(asked, ["Delete /memories/recipes/pancakes.md? It goes to “Recently deleted”, where its history can restore it for 30 days."]);
     // Focus lands in the browser's search, not on <body>.
     await page.waitForFunction(() => document.activeElement?.id === "tree-search");
     await page.locator('#deleted [data-testid="deleted-file"][data-path="/memories/recipes/pancakes.md"]').waitFor({ state: "attached" });

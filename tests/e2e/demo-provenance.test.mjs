@@ -1,7 +1,7 @@
 // End to end: the memory manager's second half. Where a memory came from (the head version's
 // actor in the file's header and in its history, linked to the tool call's card when this
-// page's agent wrote it); a restore named as a restore (the package's `created_by.restored_from`),
-// not "modified … (host API)"; bulk
+// page's agent wrote it: "the recorded model, in this conversation"); an edit as "you, in the
+// editor"; a restore named as a restore (the package's `created_by.restored_from`); bulk
 // selection by keyboard, with a count, export of the selection (a bundle that imports) and
 // delete after a confirmation, each deleted memory restorable from its history; the overview of
 // what the agent's memory holds, per mounted store.
@@ -47,7 +47,7 @@ async function open(path) {
 
 describe("where a memory came from", () => {
   it("names the agent's tool call and leads to its card in the conversation", async () => {
-    await page.locator("#agent-send").click();
+    await page.locator("#agent-play").click();
     await page.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
     await waitForTree(page, [PROFILE, TRIP]);
     await open(PROFILE);
@@ -61,7 +61,9 @@ describe("where a memory came from", () => {
     assert.match(versionActor.tool_use_id, /^toolu_recorded_[a-z0-9]+_1_1_2_1$/);
     useId = versionActor.tool_use_id;
     const origin = page.locator('#viewer [data-testid="viewer-origin"]');
-    assert.equal(await origin.textContent(), `Last change by the recorded model (${useId}) · see it in the conversation`);
+    // In words people use: who (the recorded model) and where (this conversation, a link to the call).
+    assert.equal(await origin.textContent(), "Last change by the recorded model, in this conversation");
+    assert.equal(await page.locator('#viewer [data-testid="viewer-origin-link"]').getAttribute("data-tool-use-id"), useId);
     assert.equal(await page.locator(`#transcript [data-testid="tool-call"][data-tool-use-id="${useId}"]`).count(), 1);
 
     // By keyboard: the link opens the card and puts focus on it.
@@ -85,26 +87,25 @@ describe("where a memory came from", () => {
     await page.locator('#file-history [data-testid="version"]').nth(1).waitFor();
     const versions = page.locator('#file-history [data-testid="version"]');
     assert.equal(await versions.count(), 2);
-    assert.match((await versions.nth(0).textContent()) ?? "", /^v2modified.*this page \(host API\)/);
-    assert.ok(((await versions.nth(1).textContent()) ?? "").match(/^v1created.*the recorded model \((.*)\)/)?.[1] === useId);
+    assert.match((await versions.nth(0).textContent()) ?? "", /^v2modified.*you, in the editor/);
+    assert.match((await versions.nth(1).textContent()) ?? "", /^v1created.*the recorded model/);
     await versions.nth(1).click();
     await page.locator('#file-history [data-testid="version-origin-link"]').waitFor();
+    assert.equal(await page.locator('#file-history [data-testid="version-origin-link"]').getAttribute("data-tool-use-id"), useId);
     assert.equal(
       (await page.locator('#file-history [data-testid="version-facts"]').textContent())?.replace(/^.*? · by /, ""),
-      `the recorded model (${useId}) · see it in the conversation · at /memories/profile.md · sha256 ` +
+      "the recorded model, in this conversation · at /memories/profile.md · sha256 " +
         (await page.locator('#file-history [data-testid="version-facts"]').textContent())?.split("sha256 ")[1],
     );
 
     await page.locator('[data-testid="restore-version"]').click();
     await page.locator('#file-history [data-testid="version"]').nth(2).waitFor();
     const head = versions.nth(0);
-    assert.match((await head.textContent()) ?? "", /^v3restored v1current.*this page \(host API\)/);
+    assert.match((await head.textContent()) ?? "", /^v3restored v1current.*you/);
     assert.doesNotMatch((await head.textContent()) ?? "", /modified/);
     assert.match((await page.locator('#file-history [data-testid="version-title"]').textContent()) ?? "", /^Restored from v1 · memver_/);
-    assert.match((await page.locator('#file-history [data-testid="version-facts"]').textContent()) ?? "", / · by this page \(host API\), restoring v1 · at /);
-    await page
-      .locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change: a restore, by this page (host API)" })
-      .waitFor();
+    assert.match((await page.locator('#file-history [data-testid="version-facts"]').textContent()) ?? "", / · by you, restoring v1 · at /);
+    await page.locator('#viewer [data-testid="viewer-origin"]', { hasText: "Last change: a restore, by you" }).waitFor();
     await screenshot(page, "37-manager-history-origin");
   });
 
@@ -138,7 +139,7 @@ describe("a write that brings an older text back, not by a restore", () => {
     });
     await page.locator('#file-history [data-testid="version"]').nth(3).waitFor();
     const head = page.locator('#file-history [data-testid="version"]').nth(0);
-    assert.match((await head.textContent()) ?? "", /^v4back to v2current.*this page \(host API\)/);
+    assert.match((await head.textContent()) ?? "", /^v4back to v2current.*you, in the editor/);
     await head.click();
     await page.locator('#file-history [data-testid="version-title"]', { hasText: "Modified, back to the text of v2" }).waitFor();
   });
@@ -199,7 +200,7 @@ describe("bulk selection", () => {
     });
     await page.locator("#bulk-delete").click();
     assert.deepEqual(asked, [
-      "Delete 2 memories (/memories/notes/a.md, /memories/notes/b.md)? Each goes to “Recently deleted”, where its history can restore it.",
+      "Delete 2 memories (/memories/notes/a.md, /memories/notes/b.md)? Each goes to “Recently deleted”, where its history can restore it for 30 days.",
     ]);
     assert.equal((await page.locator('#tree [data-testid="tree-file"]').count()), 5, "nothing deleted when the answer is no");
 

@@ -172,6 +172,55 @@ describe("the recorded model follows its tool results", () => {
   });
 });
 
+describe("the recorded model and words the visitor typed", () => {
+  /** The recorded model's answer to `text` after `history`, played on `memory`. */
+  async function typed(memory, conversation, history, text) {
+    const messages = [...history, { role: "user", content: text }];
+    /** @type {string[]} */ const texts = [];
+    for (let i = 0; i < 10; i++) {
+      const { turn, line } = recordedTurn(conversation, messages);
+      assert.equal(line, null, "a typed message is no line of the script");
+      if (turn.text) texts.push(turn.text);
+      const uses = (turn.tools ?? []).map((input, n) => ({ type: "tool_use", id: `u${i}_${n}`, name: "memory", input }));
+      messages.push({ role: "assistant", content: [...(turn.text ? [{ type: "text", text: turn.text }] : []), ...uses] });
+      if (uses.length === 0) return { texts, messages };
+      const results = [];
+      for (const use of uses) {
+        const r = await memory.execute(use.input);
+        results.push({ type: "tool_result", tool_use_id: use.id, content: r.content, ...(r.isError ? { is_error: true } : {}) });
+      }
+      messages.push({ role: "user", content: results });
+    }
+    assert.fail("never stopped");
+  }
+
+  it("keeps them as typed, says it cannot read them, and plays its own line after as if nothing were known", async () => {
+    const memory = await fresh();
+    const [one] = recordedConversations();
+    const first = await typed(memory, one, [], "Going to Oslo on 1 July.\nI eat everything.");
+    assert.equal(
+      await read(memory, "/typed-messages.md"),
+      "# Messages typed to the offline recording\nKept word for word: the recording reads no facts from them and adds none.\n\n> Going to Oslo on 1 July.\n> I eat everything.\n",
+    );
+    for (const text of first.texts) assert.doesNotMatch(text, /Lisbon|vegetarian|window|May|June/);
+    // The script's first line, next: its exchange 1 (it knows nothing from the typed words).
+    const { turn, line } = recordedTurn(one, [...first.messages, { role: "user", content: one.exchanges[0].user }]);
+    assert.equal(line, 0);
+    assert.deepEqual(turn.tools, [{ command: "view", path: "/memories" }]);
+  });
+
+  it("on a read-only memory, or words the secret filter refuses, it says what the tool answered and that nothing was written", async () => {
+    const [one] = recordedConversations();
+    const readOnly = await MemoryTool.open({ storage: "memory", access: "read_only" });
+    const refused = await typed(readOnly, one, [], "Remember my cat is called Miso.");
+    assert.match(refused.texts.at(-1) ?? "", /^I couldn't keep your words: this memory is read-only \(the tool answered “Error: Cannot create \/memories\/typed-messages\.md: this memory is read-only”\)\. Nothing was written\./);
+    const filtered = await MemoryTool.open({ storage: "memory", secretFilter: true });
+    const secret = await typed(filtered, one, [], "My key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ");
+    assert.match(secret.texts.at(-1) ?? "", /^The memory refused to keep your words: the tool answered “Error: Cannot write \/memories\/typed-messages\.md: .*”\. Nothing was written\./);
+    assert.deepEqual((await filtered.memories.list()).data ?? (await filtered.memories.list()), []);
+  });
+});
+
 describe("the recorded model's tool_use ids", () => {
   it("carry the run's tag, so a replay's calls are told from the last run's (versions link to their cards by id)", async () => {
     const { scriptedFetch } = await import("../../www/agent/scripted-model.js");

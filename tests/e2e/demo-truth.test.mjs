@@ -8,7 +8,7 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, openDemo, waitReady, waitForTree, screenshot } from "./demo-lib.mjs";
+import { startDemo, openDemo, waitReady, waitForTree, screenshot, playNext } from "./demo-lib.mjs";
 
 const PROFILE = "/memories/profile.md";
 const TRIP = "/memories/trips/lisbon.md";
@@ -23,12 +23,9 @@ after(async () => {
   await demo?.close();
 });
 
-/** Sends what the composer holds and waits until the run ended; returns the status line. */
+/** Plays the recording's next message and waits until the run ended; returns the status line. */
 async function send(/** @type {import("playwright-core").Page} */ tab) {
-  const runs = Number(await tab.locator("#transcript").getAttribute("data-runs"));
-  await tab.locator("#agent-send").click();
-  await tab.locator(`#transcript[data-runs="${runs + 1}"]`).waitFor({ state: "attached" });
-  return tab.locator("#agent-status").textContent();
+  return playNext(tab);
 }
 
 /** The assistant's texts, in order. */
@@ -51,7 +48,7 @@ function toolCalls(/** @type {import("playwright-core").Page} */ tab) {
 async function playAll(/** @type {import("playwright-core").Page} */ tab) {
   assert.match((await send(tab)) ?? "", /^Done/);
   assert.match((await send(tab)) ?? "", /^Done/);
-  await tab.locator("#agent-new").click();
+  // The recording's next message is in a new conversation: its button starts it.
   assert.match((await send(tab)) ?? "", /^Done/);
 }
 
@@ -71,8 +68,7 @@ describe("the offline agent follows what its memory says", () => {
   it("replayed on a memory that already holds the notes, it reads them: no “Nothing about you yet”, no failed create", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=truth-replay&replayDelay=0`, demo.problems, { newTab: true });
     await playAll(tab);
-    // "New conversation" goes back to the first recording, now on a memory that holds its notes.
-    await tab.locator("#agent-new").click();
+    // The scenario starts over: the first recording, now on a memory that holds its notes.
     assert.match((await send(tab)) ?? "", /^Done/);
     const texts = await assistantTexts(tab);
     assert.ok(!texts.some((t) => /Nothing about you yet/.test(t)), texts.join("\n"));
@@ -115,7 +111,6 @@ describe("the offline agent follows what its memory says", () => {
     assert.match((await send(tab)) ?? "", /^Done/);
     await rewrite(tab, "/profile.md", "# About the user\n- eats fish and meat\n- prefers an aisle seat\n");
     await rewrite(tab, "/trips/lisbon.md", "# Lisbon trip\n- dates: 9–13 July\n- hotel: Casa do Castelo\n- status: booked\n");
-    await tab.locator("#agent-new").click();
     assert.match((await send(tab)) ?? "", /^Done/);
     const answer = (await assistantTexts(tab)).at(-1) ?? "";
     assert.match(answer, /eats fish and meat/);
@@ -170,10 +165,10 @@ describe("the agent's memory in a conversation", () => {
 });
 
 describe("Send is one run", () => {
-  it("a double click on Send starts one run: one message, one answer, no card left writing", async () => {
+  it("a double click on Play starts one run: one message, one answer, no card left writing", async () => {
     // A fresh tab: the SDK may still be loading when the clicks land.
     const tab = await openDemo(demo.context, `${demo.base}?store=truth-double&replayDelay=0`, demo.problems, { newTab: true });
-    await tab.locator("#agent-send").dblclick();
+    await tab.locator("#agent-play").dblclick();
     await tab.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
     // Give a second run, if one started, the time to show itself.
     await tab.waitForTimeout(500);
@@ -189,18 +184,19 @@ describe("Send is one run", () => {
     await tab.close();
   });
 
-  it("the message shows the moment Send is pressed, with a loading line", async () => {
+  it("the message shows the moment Play (or Send) is pressed, with a loading line", async () => {
     const tab = await openDemo(demo.context, `${demo.base}?store=truth-feedback&replayDelay=0`, demo.problems, { newTab: true });
     const seen = await tab.evaluate(() => {
-      /** @type {HTMLButtonElement} */ (document.querySelector("#agent-send")).click();
+      /** @type {HTMLButtonElement} */ (document.querySelector("#agent-play")).click();
       // Read in the same task as the click: before anything Send awaits.
       return {
         users: document.querySelectorAll('#transcript [data-testid="msg-user"]').length,
         status: document.querySelector("#agent-status")?.textContent,
         sendDisabled: /** @type {HTMLButtonElement} */ (document.querySelector("#agent-send")).disabled,
+        playDisabled: /** @type {HTMLButtonElement} */ (document.querySelector("#agent-play")).disabled,
       };
     });
-    assert.deepEqual(seen, { users: 1, status: "Loading the SDK and the agent's memory…", sendDisabled: true });
+    assert.deepEqual(seen, { users: 1, status: "Loading the SDK and the agent's memory…", sendDisabled: true, playDisabled: true });
     await tab.locator('#transcript[data-runs="1"]').waitFor({ state: "attached" });
     await tab.close();
   });

@@ -472,7 +472,7 @@ describe("the demo page", () => {
   });
 
   it("clears the store after a confirmation; the deleted memories keep their history", async () => {
-    const question = "Delete all 3 files in the store “demo”? Their history stays, so each can be restored.";
+    const question = "Delete all 3 files in the store “demo”? Each goes to “Recently deleted”, where its history can restore it for 30 days.";
     // Dismissing the confirmation keeps everything. (Each dialog is answered as it opens: it
     // blocks the page until it is.)
     const refused = new Promise((resolve) =>

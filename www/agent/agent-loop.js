@@ -180,27 +180,3 @@ export function safeHistory(messages) {
   }
   return out;
 }
-
-/**
- * An SDK or network error in words, for the transcript.
- * @param {any} error
- * @returns {string}
- */
-export function describeAgentError(error) {
-  const name = error?.constructor?.name ?? "";
-  if (name === "APIUserAbortError" || error?.name === "AbortError") return "Stopped.";
-  const status = typeof error?.status === "number" ? error.status : null;
-  const apiType = error?.error?.error?.type ?? error?.error?.type;
-  const apiMessage = error?.error?.error?.message ?? error?.error?.message;
-  const detail = apiMessage ? `${apiType ? `${apiType}: ` : ""}${apiMessage}` : String(error?.message ?? error);
-  if (status === 401) return `The API key was refused (401). Check it, or forget it to use the recorded model. ${detail}`;
-  if (status === 403) return `This key may not use that (403). ${detail}`;
-  if (status === 404) return `Not found (404): is the model name right? ${detail}`;
-  if (status === 429) return `Rate limited (429): wait a moment and send again. ${detail}`;
-  if (status === 529 || status === 503) return `The API is overloaded (${status}): try again shortly. ${detail}`;
-  if (status !== null) return `The API answered ${status}: ${detail}`;
-  if (name === "APIConnectionError" || name === "APIConnectionTimeoutError") {
-    return `Could not reach the Anthropic API (${detail}). Check the network, or forget the key to use the recorded model offline.`;
-  }
-  return `The run failed: ${detail}`;
-}

@@ -8,6 +8,10 @@
 // A step is replayed from the conversation each time (the SDK's runner sends the whole
 // history), so the script keeps no state: `nextTurn` runs the steps over the results received
 // so far, and the first step with no results yet is the turn to send.
+//
+// The recording's facts (Lisbon, 12–16 May, vegetarian, a window seat…) belong to its own lines,
+// which the page plays as the recording's. A message the visitor typed is never read for facts:
+// `ownMessage` says it is a recording, keeps the words as typed (nothing added), and says so.
 
 /**
  * One turn of the assistant: some text, and the tool calls it makes (none when it is done).
@@ -28,8 +32,9 @@
 
 /**
  * A recorded conversation, one of a scenario's (the conversations of a scenario are played in
- * order, each a new conversation that knows only the memory).
- * @typedef {{ scenario: string, title: string, intro: string, exchanges: Exchange[] }} Conversation
+ * order, each a new conversation that knows only the memory). `root` is the memory folder its
+ * notes go in.
+ * @typedef {{ scenario: string, title: string, intro: string, root: string, exchanges: Exchange[] }} Conversation
  */
 
 /** The recorded scenarios, by the `scenario` of their conversations, with a name for people. */
@@ -64,7 +69,8 @@ export function recordedConversations(root = "/memories") {
     {
       scenario: "trip",
       title: "Conversation 1: the model takes notes",
-      intro: "The model checks its memory, writes two notes, then edits one when your plans change.",
+      intro: "A recorded visitor plans a trip: the model checks its memory, writes two notes, then edits one when the plans change.",
+      root,
       exchanges: [
         {
           user: "Hi! I'm planning a trip to Lisbon from 12 to 16 May. I'm vegetarian and I always pick a window seat. Please remember that.",
@@ -114,10 +120,13 @@ export function recordedConversations(root = "/memories") {
                 "Nothing to change; I'll remember it the next time we talk."
               );
             }
+            const others = look.isError ? [] : topEntries(look.text, root);
             const intro = look.isError
               ? `I couldn't look at my memory (it answered: “${look.text}”). I'll try to write the notes anyway.`
               : there.length === 0
-                ? "Nothing about you yet, so I'll write down what you told me: one note about you, one about the trip."
+                ? others.length === 0
+                  ? "Nothing about you yet, so I'll write down what you told me: one note about you, one about the trip."
+                  : `My memory holds ${listWords(others)}, but no ${name(profile)} or ${name(trip)}, so I'll write down what you told me: one note about you, one about the trip.`
                 : corrected.length > 0
                   ? `Some of that is different from my notes (they said ${corrected.join(", ")}): I'll edit them to match what you just told me.`
                   : "I'll add what the notes are missing.";
@@ -193,6 +202,7 @@ export function recordedConversations(root = "/memories") {
       scenario: "trip",
       title: "Conversation 2: a fresh start, and the model remembers",
       intro: "A new conversation knows nothing of the first one; only the memory files carry over.",
+      root,
       exchanges: [
         {
           user: "Any dinner ideas for my first evening in Lisbon?",
@@ -206,8 +216,11 @@ export function recordedConversations(root = "/memories") {
             }
             const there = [profile, trip].filter((path) => lists(look.text, path));
             if (there.length === 0) {
+              const others = topEntries(look.text, root);
               return (
-                `My memory holds no notes about you or a trip (I looked at ${root}). ` +
+                (others.length === 0
+                  ? `My memory holds no notes about you or a trip (I looked at ${root}). `
+                  : `My memory has no ${name(profile)} or ${name(trip)} (I looked at ${root}: it holds only ${listWords(others)}). `) +
                 "For a first evening in Lisbon, a walk through Alfama to a miradouro at sunset is hard to beat; " +
                 "tell me what you eat and I'll suggest where to have dinner."
               );
@@ -255,6 +268,7 @@ function projectConversations(root) {
       scenario: "project",
       title: "Session 1: the model sets up its memory for a project",
       intro: "An initialising session: before any work, the model writes a progress log and a feature list to memory.",
+      root,
       exchanges: [
         {
           user: "Let's build a small recipe app over several sessions. Before anything else, set up your memory so that any later session can pick up where we left off.",
@@ -286,7 +300,14 @@ function projectConversations(root) {
               { command: "create", path: features, file_text: featureList },
               { command: "create", path: progress, file_text: log },
             ];
-            const results = ask("Nothing yet. I'll write the feature list and a progress log before any work, so that a later session can resume from them.", writes);
+            const others = topEntries(look.text, root);
+            const results = ask(
+              (others.length === 0
+                ? "My memory is empty: no project under way."
+                : `No project under way: my memory holds ${listWords(others)}, but no progress log or feature list.`) +
+                " I'll write the feature list and a progress log before any work, so that a later session can resume from them.",
+              writes,
+            );
             const failed = results.map((result, i) => ({ path: String(writes[i].path), result })).filter((f) => f.result.isError);
             if (failed.length > 0) {
               const readOnly = failed.find((f) => isReadOnly(f.result));
@@ -303,7 +324,8 @@ function projectConversations(root) {
     {
       scenario: "project",
       title: "Session 2: a new conversation resumes from memory",
-      intro: "A new session knows nothing of the last one: it reads the progress log and the feature list, resumes, and updates them at the end.",
+      intro: "A new session knows nothing of the last one: it reads the progress log and the feature list, resumes, and logs honestly what it did.",
+      root,
       exchanges: [
         {
           user: "Let's continue with the recipe app.",
@@ -337,19 +359,18 @@ function projectConversations(root) {
             const where = describeProject(log, list);
             if (open < 0) return `${where} Every feature on the list is done: there is nothing left to resume. Tell me what to add to ${name(features)}.`;
             const feature = lines[open].replace(/^- \[ \] /, "");
-            const next = lines.slice(open + 1).find((line) => /^- \[ \] /.test(line))?.replace(/^- \[ \] /, "") ?? null;
             const logLines = log.split("\n");
             const end = logLines[logLines.length - 1] === "" ? logLines.length - 1 : logLines.length;
+            // This recording writes no code, so it checks nothing end to end: it marks nothing
+            // done, and its log says what the session really did (docs: long-running agents).
             const entry =
-              `## Session ${session}\n- Done: ${feature} (checked end to end).\n` +
-              (next ? `- Next: ${next}.` : "- Next: nothing left on the feature list.");
-            const writes = [
-              { command: "str_replace", path: features, old_str: lines[open], new_str: lines[open].replace("- [ ] ", "- [x] ") },
-              { command: "insert", path: progress, insert_line: end, insert_text: entry },
-            ];
+              `## Session ${session}\n- Picked: ${feature}.\n` +
+              "- Not done: no code was written in this recorded session, so nothing was checked end to end; the feature stays open.\n" +
+              `- Next: ${feature}.`;
+            const writes = [{ command: "insert", path: progress, insert_line: end, insert_text: entry }];
             const results = ask(
               `${where} So this is session ${session}, and the feature to do is “${feature}”. ` +
-                "(In this recording the work itself is not done; the model records it as it would.) It works end to end, so I'll mark it done and log the session before we stop.",
+                "This recording writes no code, so the feature is not built and cannot be checked end to end: I won't mark it done. I'll log the session as it really went.",
               writes,
             );
             const failed = results.map((result, i) => ({ path: String(writes[i].path), result })).filter((f) => f.result.isError);
@@ -358,15 +379,66 @@ function projectConversations(root) {
               return readOnly ? readOnlyWords(readOnly.result, "what this session did") : failureWords(failed, name);
             }
             return (
-              `Updated: ${name(features)} marks “${feature}” done, and ${name(progress)} logs session ${session}` +
-              (next ? `, with “${next}” next.` : "; every feature is done now.") +
-              " The next session starts from there."
+              `Logged session ${session} in ${name(progress)}: “${feature}” stays open, and ${name(features)} is unchanged, ` +
+              "because nothing was built or checked in this recording. A session that builds the feature marks it done once it works end to end; this one starts from the log."
             );
           },
         },
       ],
     },
   ];
+}
+
+/** Where the recorded model keeps the messages visitors type themselves, under its root. */
+export const TYPED_NOTE = "typed-messages.md";
+
+/** The first lines of that note: what it is, and that nothing in it was added. */
+const TYPED_HEADER = "# Messages typed to the offline recording\nKept word for word: the recording reads no facts from them and adds none.\n\n";
+
+/**
+ * The recorded model's answer to a message the visitor typed (not the recording's own line):
+ * it says it is a recording that cannot understand it, keeps the words exactly as typed in
+ * `TYPED_NOTE` (a create, or, when the note is there, a view and an insert at its end), and says
+ * what happened. It never writes or says a fact of its own: what it writes is the visitor's
+ * text, each line quoted (`> `), and what it says names no trip, place, date or taste.
+ * @param {string} root  the memory folder (as for the recorded conversations)
+ * @param {string} text  the visitor's message
+ * @returns {Exchange}
+ */
+export function ownMessage(root, text) {
+  const path = `${root}/${TYPED_NOTE}`;
+  const quoted = text.split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n");
+  const after =
+    "That is all this recording can do with words of your own: to have a model understand them, use your own key; " +
+    "to watch the recorded conversation, press “Play the next message”.";
+  return {
+    user: text,
+    steps(ask) {
+      const [made] = ask(
+        "I'm the offline recording, not a language model: I can't understand what you wrote, so I take no facts from it and answer none of it. " +
+          "What I can do for real is keep your words exactly as you typed them, so you can watch the memory tool write them.",
+        [{ command: "create", path, file_text: `${TYPED_HEADER}${quoted}\n` }],
+      );
+      if (!made.isError) return `Kept: your message is in ${TYPED_NOTE}, word for word (the memory browser shows it). ${after}`;
+      if (isReadOnly(made)) return `${refusedWords(made)} Nothing was written. ${after}`;
+      if (!/already exists/.test(made.text)) return `${refusedWords(made)} Nothing was written. ${after}`;
+      const [view] = ask(`${TYPED_NOTE} is there already: I'll read it, then add your message at its end.`, [{ command: "view", path }]);
+      const content = viewedContent(view);
+      if (content === null) return `I couldn't read ${TYPED_NOTE} (the tool answered “${view.text}”), so I didn't add your message. ${after}`;
+      const lines = content.split("\n");
+      const last = lines[lines.length - 1];
+      const [added] = ask("", [{ command: "insert", path, insert_line: lines.length, insert_text: last === "" ? quoted : `\n${quoted}` }]);
+      if (added.isError) return `${refusedWords(added)} Nothing was added. ${after}`;
+      return `Added: your message is at the end of ${TYPED_NOTE}, word for word. ${after}`;
+    },
+  };
+}
+
+/** A write the memory refused, in words. @param {Result} result */
+function refusedWords(result) {
+  return isReadOnly(result)
+    ? `I couldn't keep your words: this memory is read-only (the tool answered “${result.text}”).`
+    : `The memory refused to keep your words: the tool answered “${result.text}”.`;
 }
 
 /**
@@ -550,6 +622,28 @@ function failureWords(failed, name) {
  */
 function lists(listing, path) {
   return listing.split("\n").some((line) => line.split("\t")[1] === path);
+}
+
+/**
+ * The entries right under `root` that a `view` listing of it names (`profile.md`, `trips/`), in
+ * its order: what the model can truthfully say its memory holds.
+ * @param {string} listing @param {string} root
+ */
+export function topEntries(listing, root) {
+  return listing
+    .split("\n")
+    .slice(1)
+    .map((line) => line.split("\t")[1] ?? "")
+    .filter((path) => path.startsWith(`${root}/`))
+    .map((path) => path.slice(root.length + 1))
+    .filter((rest) => rest !== "" && !rest.replace(/\/$/, "").includes("/"));
+}
+
+/** Names in words: `a`, `a and b`, `a, b and 3 more`. @param {string[]} names */
+function listWords(names) {
+  if (names.length <= 1) return names.join("");
+  if (names.length <= 3) return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return `${names.slice(0, 2).join(", ")} and ${names.length - 2} more`;
 }
 
 /**

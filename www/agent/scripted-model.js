@@ -5,10 +5,14 @@
 // JSON, or server-sent events cut into small pieces, so the SDK's real tool runner streams,
 // runs the memory tool in this page and sends the results back, all offline. Each turn is
 // worked out from the tool results in the request, so what the model says follows them.
+//
+// A user message is the recording's line only when it is, word for word, the line that comes
+// next in the script; anything else the visitor typed gets `ownMessage`, which takes no fact
+// from it (so the recording's facts never answer a message that says otherwise).
 
-import { nextTurn } from "./recorded-script.js";
+import { nextTurn, ownMessage } from "./recorded-script.js";
 
-export { recordedConversations, SCENARIOS } from "./recorded-script.js";
+export { recordedConversations, SCENARIOS, TYPED_NOTE } from "./recorded-script.js";
 
 /** @typedef {import("./recorded-script.js").Conversation} Conversation */
 /** @typedef {import("./recorded-script.js").Turn} Turn */
@@ -66,31 +70,15 @@ function assistantMessage(turn, id, useIdBase) {
 }
 
 /**
- * The recorded model has run out of script for this conversation.
- * @param {string} id
- */
-function scriptEndMessage(id) {
-  return assistantMessage(
-    {
-      text:
-        "(The recorded model has nothing more to say in this conversation. Start a new conversation, " +
-        "or give your API key to talk to Claude.)",
-    },
-    id,
-    "none",
-  );
-}
-
-/**
  * The conversation as the recorded model reads it: one entry per exchange (a user message that
- * is not tool results), each with the tool results of every assistant turn since, in the order
- * of that turn's tool_use blocks. The SDK's runner sends the whole history each time
- * (`thread: false`), so no state is kept between requests.
+ * is not tool results), with that message's text and the tool results of every assistant turn
+ * since, in the order of that turn's tool_use blocks. The SDK's runner sends the whole history
+ * each time (`thread: false`), so no state is kept between requests.
  * @param {Array<{ role: string, content: unknown }>} messages
- * @returns {Array<Array<import("./recorded-script.js").Result[]>>}
+ * @returns {Array<{ text: string, turns: Array<import("./recorded-script.js").Result[]> }>}
  */
 export function exchangesOf(messages) {
-  /** @type {Array<Array<import("./recorded-script.js").Result[]>>} */
+  /** @type {Array<{ text: string, turns: Array<import("./recorded-script.js").Result[]> }>} */
   const exchanges = [];
   /** @type {string[] | null} tool_use ids of the last assistant turn, waiting for results */
   let pending = null;
@@ -101,14 +89,33 @@ export function exchangesOf(messages) {
     } else if (isToolResults(message.content)) {
       const results = /** @type {any[]} */ (message.content);
       const byId = new Map(results.map((r) => [r.tool_use_id, { text: resultText(r.content), isError: r.is_error === true }]));
-      exchanges[exchanges.length - 1]?.push((pending ?? []).map((id) => byId.get(id) ?? { text: "(no result)", isError: true }));
+      exchanges[exchanges.length - 1]?.turns.push((pending ?? []).map((id) => byId.get(id) ?? { text: "(no result)", isError: true }));
       pending = null;
     } else {
-      exchanges.push([]);
+      exchanges.push({ text: userText(message.content), turns: [] });
       pending = null;
     }
   }
   return exchanges;
+}
+
+/** A user message's text (a string, or its text blocks). @param {unknown} content */
+function userText(content) {
+  return resultText(content).trim();
+}
+
+/**
+ * How many of `conversation`'s lines `messages` has played, in order: a user message counts
+ * when it is, word for word, the next line of the script.
+ * @param {Conversation} conversation
+ * @param {Array<{ role: string, content: unknown }>} messages
+ */
+export function playedLines(conversation, messages) {
+  let played = 0;
+  for (const { text } of exchangesOf(messages)) {
+    if (played < conversation.exchanges.length && text === conversation.exchanges[played].user.trim()) played += 1;
+  }
+  return played;
 }
 
 /** @param {unknown} content a tool_result's content: text, or text blocks */
@@ -124,29 +131,38 @@ function isToolResults(content) {
 }
 
 /**
- * The recorded turn that answers `messages` in `conversation`, or null when the script has no
- * more exchanges. Earlier exchanges are run again first, for what they left the model knowing.
+ * The recorded turn that answers `messages` in `conversation`. Earlier exchanges are run again
+ * first, for what they left the model knowing. The last user message is the script's next line
+ * only when it is that line word for word; any other message is answered by `ownMessage`.
+ * `exchange` counts every user message (0 for the first); `line` is the script's line played
+ * (null for a message of the visitor's own).
  * @param {Conversation} conversation
  * @param {Array<{ role: string, content: unknown }>} messages
- * @returns {{ turn: Turn | null, exchange: number, step: number }}
+ * @returns {{ turn: Turn, exchange: number, step: number, line: number | null }}
  */
 export function recordedTurn(conversation, messages) {
   const exchanges = exchangesOf(messages);
   const current = Math.max(0, exchanges.length - 1);
   /** @type {import("./recorded-script.js").Known} */
   const known = new Map();
+  let played = 0;
+  /** @param {string} text */
+  const isNextLine = (text) => played < conversation.exchanges.length && text === conversation.exchanges[played].user.trim();
   for (let i = 0; i < current; i++) {
-    const earlier = conversation.exchanges[i];
-    if (earlier) nextTurn(earlier, exchanges[i], known);
+    if (!isNextLine(exchanges[i].text)) continue; // the visitor's own words leave nothing known
+    nextTurn(conversation.exchanges[played], exchanges[i].turns, known);
+    played += 1;
   }
-  const exchange = conversation.exchanges[current];
-  const answered = exchanges[current] ?? [];
-  return { turn: exchange ? nextTurn(exchange, answered, known) : null, exchange: current, step: answered.length };
+  const last = exchanges[current] ?? { text: "", turns: [] };
+  const recorded = isNextLine(last.text);
+  const exchange = recorded ? conversation.exchanges[played] : ownMessage(conversation.root, last.text);
+  return { turn: nextTurn(exchange, last.turns, known), exchange: current, step: last.turns.length, line: recorded ? played : null };
 }
 
 /**
  * A `fetch` for the SDK that answers every Messages API request with the recorded turn that
- * comes next in `conversation`, worked out from the tool results the request carries. Streamed
+ * comes next in `conversation` (or, for a message the visitor typed, `ownMessage`'s), worked
+ * out from the tool results the request carries. Streamed
  * requests get server-sent events, `delayMs` apart, so the text appears word by word as it
  * would from the API. Aborting the request (the SDK's `signal`) ends the stream with an AbortError.
  * @param {Conversation} conversation
@@ -160,9 +176,7 @@ export function scriptedFetch(conversation, { delayMs = 18, conversationIndex = 
     const body = JSON.parse(String(init.body ?? "{}"));
     const { turn, exchange, step } = recordedTurn(conversation, Array.isArray(body.messages) ? body.messages : []);
     const id = `msg_recorded_${conversationIndex + 1}_${exchange + 1}_${step + 1}`;
-    const message = turn
-      ? assistantMessage(turn, id, `toolu_recorded_${tag ? `${tag}_` : ""}${conversationIndex + 1}_${exchange + 1}_${step + 1}`)
-      : scriptEndMessage(id);
+    const message = assistantMessage(turn, id, `toolu_recorded_${tag ? `${tag}_` : ""}${conversationIndex + 1}_${exchange + 1}_${step + 1}`);
     const headers = { "request-id": `req_${id}` };
     if (body.stream !== true) {
       return new Response(JSON.stringify(message), { status: 200, headers: { ...headers, "content-type": "application/json" } });

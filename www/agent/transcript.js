@@ -35,22 +35,33 @@ export class Transcript {
     this.#cards.clear();
   }
 
-  /** Adds a line that is not a message (a conversation's title, a note). */
-  addDivider(/** @type {string} */ title, /** @type {string} */ detail = "") {
-    this.#dropPlaceholder();
-    this.#append(
-      el("li", { className: "divider" }, el("p", { className: "divider-title" }, title), detail ? el("p", { className: "meta" }, detail) : null),
-    );
-  }
-
-  /** Adds the user's message. */
-  addUser(/** @type {string} */ text) {
+  /**
+   * Adds a line that is not a message (a conversation's title, with a detail under it).
+   * @param {string} title @param {string} [detail] @param {string} [detailTestid]
+   */
+  addDivider(title, detail = "", detailTestid = "") {
     this.#dropPlaceholder();
     this.#append(
       el(
         "li",
-        { className: "msg msg-user", dataset: { testid: "msg-user" } },
-        el("p", { className: "who" }, "You"),
+        { className: "divider" },
+        el("p", { className: "divider-title" }, title),
+        detail ? el("p", { className: "meta", dataset: detailTestid ? { testid: detailTestid } : {} }, detail) : null,
+      ),
+    );
+  }
+
+  /**
+   * Adds the user's message: the visitor's own, or (`recorded`) the recording's line, said as such.
+   * @param {string} text @param {{ recorded?: boolean }} [options]
+   */
+  addUser(text, { recorded = false } = {}) {
+    this.#dropPlaceholder();
+    this.#append(
+      el(
+        "li",
+        { className: `msg msg-user${recorded ? " msg-recorded" : ""}`, dataset: { testid: "msg-user", from: recorded ? "recording" : "you" } },
+        el("p", { className: "who" }, recorded ? "The recording's visitor" : "You"),
         el("div", { className: "msg-text" }, text),
       ),
     );
@@ -246,9 +257,45 @@ export class Transcript {
     this.#follow();
   }
 
-  /** A problem, in words, in the flow of the conversation. */
-  addProblem(/** @type {string} */ text) {
-    this.#append(el("li", { className: "msg msg-problem", dataset: { testid: "msg-problem" }, role: "alert" }, text));
+  /**
+   * A problem, in words, in the flow of the conversation, with a Retry button when `retry` is
+   * given. The list item stays a list item; the alert is inside it (a screen reader says it).
+   * @param {string} text @param {{ retry?: () => void }} [options]
+   */
+  addProblem(text, { retry } = {}) {
+    /** @type {HTMLButtonElement | null} */
+    const button = retry
+      ? /** @type {HTMLButtonElement} */ (
+          el("button", { type: "button", className: "small", dataset: { testid: "retry" } }, "Retry")
+        )
+      : null;
+    button?.addEventListener("click", () => {
+      // One retry per problem: the button goes once pressed.
+      button.remove();
+      retry?.();
+    });
+    this.#append(
+      el(
+        "li",
+        { className: "msg msg-problem", dataset: { testid: "msg-problem" } },
+        el("div", { role: "alert", className: "problem-words", dataset: { testid: "problem-words" } }, text),
+        button,
+      ),
+    );
+  }
+
+  /**
+   * The answer being streamed was cut (the connection dropped): its text ends with a mark that
+   * says so, instead of stopping mid-sentence with nothing to tell.
+   */
+  markCut() {
+    for (const block of this.#blocks.values()) {
+      if (!block.classList.contains("streaming") || !block.classList.contains("msg-text")) continue;
+      block.classList.remove("streaming");
+      block.classList.add("cut");
+      const gap = /\s$/.test(block.textContent ?? "") ? "" : " ";
+      block.append(el("span", { className: "cut-mark", dataset: { testid: "cut-mark" } }, `${gap}[cut off here: the connection dropped]`));
+    }
   }
 
   /** A quiet note (how a run ended). */

@@ -32,9 +32,10 @@ export function renderNumbered(text, { testid } = {}) {
  * or "no changes".
  * @param {string} oldText
  * @param {string} newText
- * @param {{ oldLabel: string, newLabel: string, testid?: string }} labels
+ * @param {{ oldLabel: string, newLabel: string, testid?: string, noChanges?: string }} labels
+ *   `noChanges`: what to say when the texts are the same (a rename says it was a rename)
  */
-export function renderDiff(oldText, newText, { oldLabel, newLabel, testid = "diff" }) {
+export function renderDiff(oldText, newText, { oldLabel, newLabel, testid = "diff", noChanges = "No changes: the texts are the same." }) {
   const lines = diffLines(oldText, newText);
   const { added, removed } = diffStats(lines);
   const list = hunks(lines, 3);
@@ -46,7 +47,7 @@ export function renderDiff(oldText, newText, { oldLabel, newLabel, testid = "dif
     el("span", { dataset: { testid: `${testid}-stats` } }, `${added} line${added === 1 ? "" : "s"} added, ${removed} removed`),
   );
   if (list.length === 0) {
-    return el("div", { className: "diff", dataset: { testid } }, head, el("p", { className: "placeholder" }, "No changes: the texts are the same."));
+    return el("div", { className: "diff", dataset: { testid } }, head, el("p", { className: "placeholder", dataset: { testid: `${testid}-same` } }, noChanges));
   }
   const width = String(Math.max(splitLines(oldText).length, splitLines(newText).length)).length;
   const pad = (/** @type {number | null} */ n) => (n === null ? "" : String(n)).padStart(width, " ");

@@ -5,7 +5,7 @@
 // (docs/TOOL.md#last-use-and-expiry).
 
 import { el, describeError } from "../render.js";
-import { EXPIRE_AFTER_DAYS } from "../stores.js";
+import { EXPIRE_AFTER_DAYS, RETENTION_DAYS } from "../stores.js";
 import { toToolPath } from "./tree.js";
 import { describeWhen } from "./words.js";
 
@@ -28,12 +28,14 @@ const DAY_MS = 24 * 3600 * 1000;
 /**
  * Wires the expiry section.
  * @param {ExpiryOptions} options
- * @returns {{ paint: () => Promise<void>, clear: () => void }}
+ * @returns {{ paint: () => Promise<void>, clear: () => void, readonly expiring: boolean }}
+ *   `expiring`: the user's "Expire now" is running (its expiries are announced by it)
  */
 export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, announce, notify }) {
   const summary = /** @type {HTMLElement} */ (root.querySelector("#expiry-summary"));
   const body = /** @type {HTMLElement} */ (root.querySelector("#expiry-body"));
   let paints = 0;
+  let expiring = false;
 
   /** Asks the package what is due now and within a week, and paints both lists. */
   async function paint() {
@@ -91,7 +93,7 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
     return el(
       "p",
       { className: "hint", dataset: { testid: "expiry-rule" } },
-      `This demo opens its stores with expireAfterDays: ${EXPIRE_AFTER_DAYS}. A memory neither viewed nor changed (by the model or by you) for ${EXPIRE_AFTER_DAYS} days is deleted by “expiry”, once each time the store opens, and stays restorable under “Recently deleted” for the history's 30 days. `,
+      `This demo opens its stores with expireAfterDays: ${EXPIRE_AFTER_DAYS}. A memory neither viewed nor changed (by the model or by you) for ${EXPIRE_AFTER_DAYS} days is deleted by “expiry”, once each time the store opens; its text stays restorable under “Recently deleted” for ${RETENTION_DAYS} days from then. `,
       "Opening a memory here shows it through the model's view, which counts as a use.",
     );
   }
@@ -145,17 +147,21 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
 
   /** Runs the expiry now (it also runs by itself once per open), after asking. @param {number} count */
   async function expireNow(count) {
-    const question = `Expire ${count} memor${count === 1 ? "y" : "ies"} not used for ${EXPIRE_AFTER_DAYS} days? Each goes to “Recently deleted”, where its history can restore it.`;
+    const question = `Expire ${count} memor${count === 1 ? "y" : "ies"} not used for ${EXPIRE_AFTER_DAYS} days? Each goes to “Recently deleted”, where its history can restore it for ${RETENTION_DAYS} days.`;
     if (!window.confirm(question)) return;
     let result;
+    expiring = true;
     try {
       result = await memory().memories.expire();
     } catch (error) {
       notify(`Could not expire: ${describeError(error)}`);
       return;
+    } finally {
+      // Its change events arrive before the call resolves (a commit is said before it returns).
+      setTimeout(() => (expiring = false), 500);
     }
     const n = result.data.length;
-    announce(`Expired ${n} memor${n === 1 ? "y" : "ies"}: under “Recently deleted”, each restorable.`);
+    announce(`Expired ${n} memor${n === 1 ? "y" : "ies"}: under “Recently deleted”, each restorable for ${RETENTION_DAYS} days.`);
     await onChanged();
     /** @type {HTMLElement | null} */ (root.querySelector("summary"))?.focus();
   }
@@ -168,5 +174,11 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
     delete root.dataset.soon;
   }
 
-  return { paint, clear };
+  return {
+    paint,
+    clear,
+    get expiring() {
+      return expiring;
+    },
+  };
 }

@@ -174,7 +174,7 @@ export function mountHistory({ root, memory, notify, announce }) {
         el("span", { className: `op op-${version.operation}` }, operationWords(version)),
         isHead ? el("span", { className: "badge badge-ok" }, "current") : null,
         el("span", { className: "version-when", title: version.created_at }, describeWhen(version.created_at)),
-        el("span", { className: "version-by" }, describeActor(version.created_by)),
+        el("span", { className: "version-by" }, describeActor(version.created_by, { operation: version.operation, memoryId: version.memory_id })),
         version.content_size_bytes !== null && version.operation !== "deleted"
           ? el("span", { className: "size" }, formatBytes(version.content_size_bytes))
           : null,
@@ -233,17 +233,28 @@ export function mountHistory({ root, memory, notify, announce }) {
 
     const restored = restoreOf(version);
     const same = backTo(version);
+    const moved = renameOf(version);
     const title = el(
       "h4",
       { className: "version-title", dataset: { testid: "version-title" } },
-      `${version.redacted_at ? "Redacted version" : restored ? `Restored from ${restored}` : same ? `${capitalise(version.operation)}, back to the text of v${same}` : capitalise(version.operation)} · `,
+      `${
+        version.redacted_at
+          ? "Redacted version"
+          : restored
+            ? `Restored from ${restored}`
+            : moved
+              ? `Renamed from ${toToolPath(moved.from)} to ${toToolPath(moved.to)}${moved.sameText ? "" : ", and its text changed"}`
+              : same
+                ? `${capitalise(version.operation)}, back to the text of v${same}`
+                : capitalise(version.operation)
+      } · `,
       el("code", {}, version.id),
     );
     const facts = el(
       "p",
       { className: "meta", dataset: { testid: "version-facts" } },
       `${new Date(version.created_at).toLocaleString()} · by `,
-      ...originNodes(version.created_by, { testid: "version-origin-link" }),
+      ...originNodes(version.created_by, { testid: "version-origin-link", operation: version.operation, memoryId: version.memory_id }),
       restored ? `, restoring ${restored}` : "",
       version.path ? ` · at ${toToolPath(version.path)}` : "",
       version.content_sha256 ? ` · sha256 ${version.content_sha256.slice(0, 12)}…` : "",
@@ -297,10 +308,16 @@ export function mountHistory({ root, memory, notify, announce }) {
       baseLabel = `v${versions.length - versions.indexOf(base)}${base.redacted_at ? " (redacted)" : ""}`;
     }
     const label = `v${versions.length - index}`;
+    const renamed = base && base === versions[index + 1] ? renameOf(version) : null;
     body.replaceChildren(
       base?.redacted_at
         ? el("p", { className: "placeholder" }, "The version to compare with was redacted; pick another.")
-        : renderDiff(baseText, text ?? "", { oldLabel: baseLabel, newLabel: deletion ? `${label} (deleted)` : label, testid: "version-diff" }),
+        : renderDiff(baseText, text ?? "", {
+            oldLabel: baseLabel,
+            newLabel: deletion ? `${label} (deleted)` : label,
+            testid: "version-diff",
+            ...(renamed ? { noChanges: `Renamed from ${toToolPath(renamed.from)} to ${toToolPath(renamed.to)}; the text is the same.` } : {}),
+          }),
     );
   }
 
@@ -368,8 +385,21 @@ export function mountHistory({ root, memory, notify, announce }) {
     if (version.redacted_at) return "redacted";
     const restored = restoreOf(version);
     if (restored) return `restored ${restored}`;
+    if (renameOf(version)) return "renamed";
     const same = backTo(version);
     return same ? `back to v${same}` : version.operation;
+  }
+
+  /**
+   * A rename: a `modified` version whose path differs from the version before it (the paths,
+   * and whether the text stayed the same), or null.
+   * @param {MemoryVersion} version
+   */
+  function renameOf(version) {
+    if (version.operation !== "modified" || !version.path) return null;
+    const before = versions[versions.indexOf(version) + 1];
+    if (!before || !before.path || before.path === version.path) return null;
+    return { from: before.path, to: version.path, sameText: before.content_sha256 !== null && before.content_sha256 === version.content_sha256 };
   }
 
   /**

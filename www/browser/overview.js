@@ -7,7 +7,7 @@
 // store's changes, from this tab and from others.
 
 import { el, formatBytes, roughBytes, describeError } from "../render.js";
-import { describeWhen } from "./words.js";
+import { describeWhen, rememberRepaired } from "./words.js";
 import { toToolPath } from "./tree.js";
 
 /**
@@ -182,7 +182,10 @@ export function mountOverview({ root, openMemory, changes }) {
       "and a memory whose content is missing is deleted (its history keeps its older versions). Nothing else changes.";
     if (!window.confirm(question)) return;
     try {
-      checks.set(f.store, { result: await memory.repair({ store: f.store }) });
+      const result = await memory.repair({ store: f.store });
+      // The history then names these deletions "repair" (the versions may record a host call).
+      rememberRepaired(result.damaged.map((d) => d.memory_id));
+      checks.set(f.store, { result });
     } catch (error) {
       checks.set(f.store, { problem: `Could not repair the store: ${describeError(error)}` });
     }

@@ -43,22 +43,34 @@ export function revealToolUse(id) {
 }
 
 /**
- * Who wrote a version, in words, with a button to the tool call in this page's conversation when
- * it is there (the agent's calls, by `tool_use_id`), or a note that it is not.
+ * Who wrote a version, in words, with where when the model wrote it: "in this conversation", a
+ * button to the tool call's card (the agent's calls, by `tool_use_id`), or "in a conversation
+ * no longer on this page".
  * @param {any} actor  the version's `created_by`
- * @param {{ testid: string }} options
+ * @param {{ testid: string, operation?: string, memoryId?: string }} options  the version's operation and memory
  * @returns {Array<string | HTMLElement>}
  */
-export function originNodes(actor, { testid }) {
-  const words = describeActor(actor);
+export function originNodes(actor, { testid, operation, memoryId }) {
+  const words = describeActor(actor, { operation, memoryId });
   const id = toolUseIdOf(actor);
   if (id === null || id.startsWith("toolu_demo_")) return [words];
   if (cardOf(id)) {
     return [
       words,
-      " · ",
-      el("button", { type: "button", className: "link", dataset: { testid, toolUseId: id }, onclick: () => revealToolUse(id) }, "see it in the conversation"),
+      ", ",
+      el(
+        "button",
+        {
+          type: "button",
+          className: "link",
+          title: id,
+          "aria-label": "in this conversation: show the tool call",
+          dataset: { testid, toolUseId: id },
+          onclick: () => revealToolUse(id),
+        },
+        "in this conversation",
+      ),
     ];
   }
-  return [words, el("span", { className: "meta" }, " · from a conversation no longer on this page")];
+  return [words, el("span", { className: "meta", title: id }, ", in a conversation no longer on this page")];
 }

@@ -82,7 +82,7 @@ export function mountStorePicker({ root, session, notify, announce }) {
     );
     select.value = current.id;
     nameLabel.textContent = current.name;
-    document.title = `${current.name} · memory-tool-wasm demo`;
+    document.title = `“${current.name}” · memory-tool-wasm`;
     const url = new URL(location.href);
     if (url.searchParams.get("store") !== current.name) {
       url.searchParams.set("store", current.name);
