@@ -116,11 +116,18 @@ impl<'c> History<'c> {
         }
     }
 
+    /// The time this command records in file records: now, but never before the store's
+    /// newest version, so a clock gone back never makes a memory look older than it is (an
+    /// expiry would take it early, docs/TOOL.md#last-use-and-expiry).
+    fn recorded_now(&self) -> i64 {
+        self.cx.now.max(self.newest_time)
+    }
+
     /// Keeps `version` restorable whatever the history budget, and for the retention period
     /// from now (docs/TOOL.md#retention): a sync conflict sets its text aside, or a restore
     /// brings it back.
     pub(crate) fn keep(&mut self, version: &VersionRecord) {
-        let at = self.cx.now.max(self.newest_time);
+        let at = self.recorded_now();
         self.writes.push(Write::KeepVersion(VersionRecord {
             kept_at: Some(at),
             ..version.clone()
@@ -220,7 +227,8 @@ impl<'c> History<'c> {
             Bytes::New(b) => Hashed::New(b, None),
             Bytes::Stored { key, size, sha256 } => Hashed::Stored { key, size, sha256 },
         };
-        self.head(Change::Created, &id, self.cx.now, path, bytes, None)
+        let now = self.recorded_now();
+        self.head(Change::Created, &id, now, path, bytes, None)
     }
 
     /// Gives `record` a new path and/or new bytes. Nothing is written when neither changes.
@@ -597,10 +605,11 @@ impl<'c> History<'c> {
             Hashed::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),
         };
         // A change is a use: the memory's last use is now (an import keeps the bundle's).
-        let (created_at, updated_at, accessed_at) =
-            self.times
-                .take()
-                .unwrap_or((created_at, self.cx.now, Some(self.cx.now)));
+        let (created_at, updated_at, accessed_at) = self.times.take().unwrap_or((
+            created_at,
+            self.recorded_now(),
+            Some(self.recorded_now()),
+        ));
         let record = FileRecord {
             path: path.to_string(),
             id: memory_id.to_string(),

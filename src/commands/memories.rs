@@ -363,8 +363,9 @@ pub(crate) fn keep(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
     refuse_if_read_only(cx, snap, Voice::Host, &fill("keep memory {}", &[&echo(id)]))?;
     snap.need(vec![Read::FileById(id.into())])?;
     let record = snap.file_by_id(id).ok_or_else(|| not_found(id))?;
+    // Never earlier than the use it knows: a clock gone back does not age the memory.
     let kept = FileRecord {
-        accessed_at: Some(cx.now),
+        accessed_at: Some(cx.now.max(record.last_used())),
         ..record.clone()
     };
     let json = memory_json(&kept, None);
@@ -424,13 +425,17 @@ pub(crate) fn expire(run: &ExpiryRun, cx: &Context, snap: &Snapshot) -> Result<O
         reads.push(Read::Clock);
     }
     snap.need(reads)?;
+    // On open, on the time the store's clock trusts; an open that saw the clock go back
+    // expires nothing (docs/TOOL.md#a-clock-that-can-be-trusted).
     let acting = if on_open {
         let newest = snap.newest_version_id().and_then(version_id_time);
         StoreClock::acting_at(snap.clock(), newest, cx.now)
     } else {
-        cx.now
+        Some(cx.now)
     };
-    let cutoff = acting.saturating_sub(older_than_days.saturating_mul(DAY_MS));
+    let cutoff = acting.map_or(i64::MIN, |t| {
+        t.saturating_sub(older_than_days.saturating_mul(DAY_MS))
+    });
     let chosen = |r: &FileRecord| {
         only.as_ref().is_none_or(|only| {
             only.iter()
@@ -444,7 +449,10 @@ pub(crate) fn expire(run: &ExpiryRun, cx: &Context, snap: &Snapshot) -> Result<O
     let mut out = String::from("{\"type\":\"memories_expired\",\"dry_run\":");
     out.push_str(if dry_run { "true" } else { "false" });
     out.push_str(",\"cutoff\":");
-    crate::format::json::write_str(&mut out, &crate::model::time::rfc3339(cutoff));
+    match acting {
+        Some(_) => crate::format::json::write_str(&mut out, &crate::model::time::rfc3339(cutoff)),
+        None => out.push_str("null"),
+    }
     out.push_str(",\"data\":[");
     for (i, record) in due.iter().enumerate() {
         if i > 0 {

@@ -19,15 +19,20 @@
 //     took here.
 //  6. Nothing is pushed while the hosted store is read-only for this sync (`pushing: false`),
 //     nor a text the hosted store refused (`refused`), nor pulled what this store refused or
-//     what keeps failing (`failing`), until it changes.
+//     what keeps failing (`failing`: after FAILURES_BEFORE_SKIP passes with one text, it waits,
+//     longer each time, up to a day), until it changes.
 //  7. Each path is in at most one action; the state out is a new object, the state in is not
 //     changed.
 
 /** Hosted deletes (and local ones) per pass: a quarter of the baseline, at least 8, at most 50. */
 export const DELETE_CAP_FLOOR = 8;
 export const DELETE_CAP_CEILING = 50;
-/** Failed fetches of one hosted memory (with one sha) before it is skipped until it changes. */
+/** Failed fetches of one hosted memory (with one sha) before it waits between tries. */
 export const FAILURES_BEFORE_SKIP = 3;
+/** How long a memory that keeps failing waits before it is tried again: an hour, doubling, at most a day. */
+export function failingWait(/** @type {number} */ failures) {
+  return Math.min(24 * 3_600_000, 3_600_000 * 2 ** Math.max(0, failures - FAILURES_BEFORE_SKIP));
+}
 
 /**
  * What a sync remembers between passes and page loads (sync-state.js keeps it in the local
@@ -40,7 +45,7 @@ export const FAILURES_BEFORE_SKIP = 3;
  *   sent: Record<string, string>,
  *   expired: Record<string, string>,
  *   suspect: { since: number, passes: number, hostedCount: number, missing: number } | null,
- *   failing: Record<string, [sha: string, failures: number]>,
+ *   failing: Record<string, [sha: string, failures: number, retryAt?: number]>,
  * }} SyncRecord
  * @typedef {{ id: string, path: string, content_sha256: string, memory_version_id: string | null }} LocalMemory
  * @typedef {{ id: string, path: string, content_sha256: string, memory_version_id: string }} HostedMemory
@@ -123,6 +128,14 @@ export function baselineOf(hosted, localId) {
     : [hosted.content_sha256, hosted.id, hosted.memory_version_id, localId];
 }
 
+/**
+ * Whether a hosted memory that keeps failing with this sha waits this pass.
+ * @param {SyncRecord["failing"][string] | undefined} failing @param {string} sha @param {number} now
+ */
+function waiting(failing, sha, now) {
+  return failing !== undefined && failing[0] === sha && failing[1] >= FAILURES_BEFORE_SKIP && now < (failing[2] ?? Infinity);
+}
+
 /** @param {string} a @param {string} b */
 const byCodeUnits = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -162,8 +175,18 @@ export function plan({ local, gone, hosted, state, now, pushing, corroborationMs
   /** @type {HostedDelete[]} */ const hostedDeletes = [];
   let waitingHosted = 0;
   const wantsPull = (/** @type {string} */ path, /** @type {HostedMemory} */ h) =>
-    st.refused[`local:${path}`] !== h.content_sha256 && !(st.failing[path]?.[0] === h.content_sha256 && st.failing[path][1] >= FAILURES_BEFORE_SKIP);
+    st.refused[`local:${path}`] !== h.content_sha256 && !waiting(st.failing[path], h.content_sha256, now);
   const paths = [...new Set([...local.keys(), ...hosted.keys(), ...Object.keys(st.baseline), ...Object.keys(st.expired)])].sort(byCodeUnits);
+  // Invariant 3: a hosted store that suddenly reads empty, or lost more of the baseline than
+  // a pass may delete, is a suspected wipe (a sign-in page, a bug, a script), not a mass delete.
+  // Its listing is not believed to forget anything either: what it leaves out keeps its
+  // baseline and its expiry mark.
+  let lostHere = 0;
+  for (const path of paths) {
+    const l = local.get(path);
+    if (l && !hosted.has(path) && st.baseline[path]?.[0] === l.content_sha256) lostHere++;
+  }
+  const suspicious = !wiped && baselineSize > 0 && (hosted.size === 0 || lostHere > cap);
   for (const path of paths) {
     const l = local.get(path) ?? null;
     const h = hosted.get(path) ?? null;
@@ -176,9 +199,12 @@ export function plan({ local, gone, hosted, state, now, pushing, corroborationMs
     if (!h) {
       delete st.failing[path];
       if (!l) {
-        delete st.baseline[path];
-        delete st.deletes[path];
-        delete st.expired[path];
+        // Gone on both sides: forgotten, unless the listing is suspected.
+        if (!suspicious) {
+          delete st.baseline[path];
+          delete st.deletes[path];
+          delete st.expired[path];
+        }
       } else if (base !== undefined && l.content_sha256 === base) {
         // Deleted there, unchanged here.
         localDeletes.push({ path, local: l });
@@ -230,9 +256,6 @@ export function plan({ local, gone, hosted, state, now, pushing, corroborationMs
     }
   }
 
-  // Invariant 3: a hosted store that suddenly reads empty, or lost more of the baseline than
-  // a pass may delete, is a suspected wipe (a sign-in page, a bug, a script), not a mass delete.
-  const suspicious = !wiped && baselineSize > 0 && (hosted.size === 0 || localDeletes.length > cap);
   let allowedLocal = localDeletes;
   if (suspicious) {
     const previous = st.suspect;

@@ -7,7 +7,7 @@
 
 import { HOST_CALL_AS } from "./sync-actor.js";
 import { recordStore } from "./sync-state.js";
-import { FAILURES_BEFORE_SKIP, baselineOf, emptyRecord, plan } from "./sync-plan.js";
+import { FAILURES_BEFORE_SKIP, baselineOf, emptyRecord, failingWait, plan } from "./sync-plan.js";
 import { FULL_PAGE, HostedStore, MAX_RETRY_AFTER_MS, isConflictError, isUnanswered, sleep } from "./sync-hosted.js";
 import { hostedContentProblem, hostedPathProblem, isPermanentRefusal, statusOf } from "./sync-rules.js";
 
@@ -480,11 +480,11 @@ export class MemorySync {
     let ended;
     /** @type {Partial<SyncStatus>} */
     let change;
+    if (!this.#to("syncing")) return this.#skipped("stopped");
     try {
       // The browser knows it has no network: no request is sent (the `online` event, or the
       // backoff below, brings the next pass).
       if (nav && nav.onLine === false) throw new MemorySyncError("OFFLINE", "offline");
-      if (!this.#to("syncing")) return this.#skipped("stopped");
       this.#setStatus({ state: "syncing" });
       await this.#reconcile(hosted, result);
       result.ok = true;
@@ -563,7 +563,7 @@ export class MemorySync {
     this.#setStatus({ pending: { ...pending } });
     await this.#pullAll(hosted, decided.pulls, listed, result, pending);
     for (const d of decided.localDeletes) {
-      if (await this.#deleteLocal(d.path, d.local, result)) pending.delete--;
+      if (await this.#deleteLocal(hosted, d.path, d.local, result)) pending.delete--;
     }
     await pool(decided.pushes, PUSH_CONCURRENCY, async (p) => {
       if ((await this.#push(hosted, p, result)) !== "deferred") pending.push--;
@@ -713,10 +713,30 @@ export class MemorySync {
 
   /**
    * Deletes locally what the hosted store deleted, if unchanged here (its versions keep the
-   * text, restorable for the retention period from this delete).
-   * @param {string} path @param {LocalMemory} local @param {SyncResult} result
+   * text, restorable for the retention period from this delete). A listing is not proof
+   * enough: the memory is first asked for by its id, and a hosted store that still holds it
+   * (a listing that left it out) keeps it here too.
+   * @param {HostedStore} hosted @param {string} path @param {LocalMemory} local @param {SyncResult} result
    */
-  async #deleteLocal(path, local, result) {
+  async #deleteLocal(hosted, path, local, result) {
+    const hostedId = this.#record.baseline[path]?.[1];
+    if (hostedId !== undefined) {
+      /** @type {FullMemory | null} */
+      let still;
+      try {
+        still = await hosted.retrieve(hostedId);
+      } catch (error) {
+        if (isUnanswered(error)) throw error;
+        this.#failed(result, path, this.#record.baseline[path]?.[0] ?? "", `could not make sure the hosted store deleted it: ${messageOf(error)}`, "hosted");
+        return false;
+      }
+      // Still there at this path: the listing left it out. (At another path it moved, and the
+      // delete here is right.)
+      if (still !== null && still.path === path) {
+        this.#failed(result, path, still.content_sha256, "the hosted listing left it out, but the hosted store still holds it", "hosted");
+        return false;
+      }
+    }
     try {
       await this.#memory[HOST_CALL_AS](
         "memories.delete",
@@ -828,11 +848,12 @@ export class MemorySync {
    * Records a refusal of this content at this path and reports it, once.
    * @param {SyncResult} result @param {"hosted" | "local"} side @param {string} path
    * @param {string} sha @param {string} reason @param {number} [status]
+   * @param {boolean} [remember] false: reported, but tried again later (a memory that keeps failing)
    */
-  #refuse(result, side, path, sha, reason, status) {
+  #refuse(result, side, path, sha, reason, status, remember = true) {
     const key = side === "hosted" ? path : `local:${path}`;
     if (this.#record.refused[key] === sha) return;
-    this.#record.refused[key] = sha;
+    if (remember) this.#record.refused[key] = sha;
     const refusal = { side, path, content_sha256: sha, reason, ...(status === undefined ? {} : { status }) };
     result.refused.push(refusal);
     this.#emit({ type: "refused", memoryStoreId: this.#memoryStoreId, ...refusal });
@@ -841,7 +862,8 @@ export class MemorySync {
   /**
    * One memory failed this pass (its fetch, push or delete) while the rest went on: reported
    * in the pass's `failed`; a hosted memory that failed FAILURES_BEFORE_SKIP passes in a row
-   * with the same sha is then skipped until it changes, and reported once as refused.
+   * with the same sha then waits between tries (an hour, doubling, at most a day) unless it
+   * changes, and is reported once as refused.
    * @param {SyncResult} result @param {string} path @param {string} sha @param {string} reason
    * @param {"hosted" | "local"} [side] where the failure was: "local" for a pull
    */
@@ -850,9 +872,9 @@ export class MemorySync {
     if (side !== "local") return;
     const previous = this.#record.failing[path];
     const failures = previous && previous[0] === sha ? previous[1] + 1 : 1;
-    this.#record.failing[path] = [sha, failures];
+    this.#record.failing[path] = failures >= FAILURES_BEFORE_SKIP ? [sha, failures, Date.now() + failingWait(failures)] : [sha, failures];
     if (failures === FAILURES_BEFORE_SKIP) {
-      this.#refuse(result, "local", path, sha, `skipped after ${failures} passes that could not fetch it: ${reason}`);
+      this.#refuse(result, "local", path, sha, `${failures} passes could not fetch it (${reason}); it is tried again less often until it changes`, undefined, false);
     }
   }
 }

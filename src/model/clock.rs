@@ -16,6 +16,10 @@ pub struct StoreClock {
     pub seen: i64,
     /// The time that open's housekeeping acted at: at most `seen`.
     pub acting: i64,
+    /// That open saw the clock behind the one before it: a visit whose writes are stamped with
+    /// the newest time the store knows, which may be well before the truth, so its expiry,
+    /// whose deletions would be stamped so, deletes nothing.
+    pub behind: bool,
 }
 
 impl StoreClock {
@@ -27,7 +31,8 @@ impl StoreClock {
     ///   that jumps forward for one open is acted on only if the next open still sees it.
     /// - An open within `CORROBORATION_MS` of the last counted one (by the clock it sees) keeps
     ///   the record as it is and acts as that open did: it is no second witness.
-    /// - A clock that went back acts at `now` (less is pruned; nothing is lost).
+    /// - A clock that went back acts at `now` (less is pruned; nothing is lost), and the record
+    ///   says the visit is `behind`.
     pub fn open(
         previous: Option<StoreClock>,
         newest_recorded: Option<i64>,
@@ -36,12 +41,28 @@ impl StoreClock {
         match previous {
             None => {
                 let acting = newest_recorded.map_or(now, |t| t.min(now));
-                (acting, StoreClock { seen: now, acting })
+                let behind = newest_recorded.is_some_and(|t| now < t);
+                (
+                    acting,
+                    StoreClock {
+                        seen: now,
+                        acting,
+                        behind,
+                    },
+                )
             }
             Some(p) if now >= p.seen && now - p.seen < CORROBORATION_MS => (p.acting.min(now), p),
             Some(p) => {
                 let acting = p.seen.min(now);
-                (acting, StoreClock { seen: now, acting })
+                let behind = now < p.seen;
+                (
+                    acting,
+                    StoreClock {
+                        seen: now,
+                        acting,
+                        behind,
+                    },
+                )
             }
         }
     }
@@ -49,10 +70,17 @@ impl StoreClock {
     /// The time a housekeeping step later in the same visit acts at (the background expiry):
     /// what the visit's open acted at, never later than `now`; `now` itself for a store no
     /// open has counted yet but that has recorded nothing either.
-    pub fn acting_at(record: Option<StoreClock>, newest_recorded: Option<i64>, now: i64) -> i64 {
+    /// `None` when that open saw the clock go back: then nothing is due.
+    pub fn acting_at(
+        record: Option<StoreClock>,
+        newest_recorded: Option<i64>,
+        now: i64,
+    ) -> Option<i64> {
         match record {
-            Some(r) => r.acting.min(now),
-            None => newest_recorded.map_or(now, |t| t.min(now)),
+            Some(r) if r.behind || now < r.seen => None,
+            Some(r) => Some(r.acting.min(now)),
+            None if newest_recorded.is_some_and(|t| now < t) => None,
+            None => Some(newest_recorded.map_or(now, |t| t.min(now))),
         }
     }
 
@@ -63,15 +91,21 @@ impl StoreClock {
         Some(StoreClock {
             seen,
             acting: acting.min(seen),
+            behind: json
+                .field("behind")
+                .and_then(Json::as_bool)
+                .unwrap_or(false),
         })
     }
 
     /// Appends `{"seen": ms, "acting": ms}`.
     pub fn write_json(&self, out: &mut String) {
-        ObjectWriter::new(out)
-            .int("seen", self.seen)
-            .int("acting", self.acting)
-            .finish();
+        let mut object = ObjectWriter::new(out);
+        object.int("seen", self.seen).int("acting", self.acting);
+        if self.behind {
+            object.raw("behind", "true");
+        }
+        object.finish();
     }
 }
 
@@ -125,9 +159,13 @@ mod tests {
         let (_, record) = StoreClock::open(None, None, t0);
         let (acting, _) = StoreClock::open(Some(record), None, t0 - DAY);
         assert_eq!(acting, t0 - DAY);
+        // A clock behind expires nothing.
+        assert_eq!(StoreClock::acting_at(Some(record), None, t0 - DAY), None);
+        let (_, behind) = StoreClock::open(Some(record), None, t0 - DAY);
+        assert!(behind.behind);
         assert_eq!(
-            StoreClock::acting_at(Some(record), None, t0 - DAY),
-            t0 - DAY
+            StoreClock::acting_at(Some(behind), None, t0 - DAY + 1),
+            None
         );
         assert_eq!(StoreClock::open(None, Some(t0 + DAY), t0).0, t0);
     }

@@ -14,7 +14,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, deleteStoreFromAnotherTab, useApiKey } from "./demo-lib.mjs";
+import { startDemo, openDemo, screenshot, fakeMessagesApi, betaMessage, LAPTOP, PHONE, moveClock, setClock, reopenAt, deleteStoreFromAnotherTab, useApiKey } from "./demo-lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -118,9 +118,7 @@ describe("axe-core finds nothing", () => {
     if ((await page.locator("#own-key").getAttribute("open")) === null) await page.locator("#own-key > summary").click();
     await page.locator("#key-forget").click();
     // 60 days on, the notes written on day 0 expire when the store opens.
-    await setClock(page, 60);
-    await page.reload();
-    await page.waitForFunction(() => document.documentElement.dataset.state === "ready");
+    await reopenAt(page, 60);
     await page.locator('[data-testid="expired-notice"]').waitFor();
     await page.locator('[data-testid="reloaded-note"]').waitFor();
     await page.locator("#own-key > summary").click();

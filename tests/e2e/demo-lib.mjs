@@ -399,6 +399,25 @@ export async function setClock(tab, days) {
 }
 
 /**
+ * Reloads the page `days` after the real now, as a returning visitor would after an earlier
+ * visit that day: the store's housekeeping (retention, expiry) acts on a time an earlier open
+ * also saw (docs/TOOL.md#a-clock-that-can-be-trusted), so the demo is first opened in another
+ * tab (it witnesses the date), and the page reloaded a quarter of an hour later acts on it.
+ * Resolves once the page is ready again.
+ * @param {import("playwright-core").Page} tab @param {number} days
+ */
+export async function reopenAt(tab, days) {
+  await setClock(tab, days);
+  const other = await tab.context().newPage();
+  await other.goto(tab.url());
+  await waitReady(other);
+  await other.close();
+  await setClock(tab, days + 15 / (24 * 60));
+  await tab.reload();
+  await waitReady(tab);
+}
+
+/**
  * Deletes the database of the store `tab` shows, as another tab would: from a second page of the
  * same browser (a plain file of the origin, not the demo, so nothing reopens it).
  * @param {import("playwright-core").Page} tab @param {string} base the demo's URL

@@ -17,7 +17,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   startDemo, openDemo, waitForTree, waitReady, screenshot, treePaths, ARTIFACTS, PHONE, LAPTOP, sidewaysOverflow,
-  moveClock, setClock, deleteStoreFromAnotherTab,
+  moveClock, setClock, reopenAt, deleteStoreFromAnotherTab,
 } from "./demo-lib.mjs";
 
 /** @type {Awaited<ReturnType<typeof startDemo>>} */ let demo;
@@ -133,9 +133,7 @@ describe("expiry and last use", () => {
   it("expires by itself when the store opens, and an expired memory is restored from its history", async () => {
     // 32 days after new.md's last use: it goes on the next open (middle.md, kept 21 days ago,
     // stays; old.md's expiry, 21 days ago, is still within the history's 30 days).
-    await setClock(page, 52);
-    await page.reload();
-    await waitReady(page);
+    await reopenAt(page, 52);
     await waitForTree(page, ["/memories/middle.md"]);
     await page.locator('#deleted [data-testid="deleted-file"]').nth(1).waitFor({ state: "attached" });
     // The page says so when it opens: what went, why, where to restore it and until when.

@@ -97,7 +97,7 @@ const notFound = (/** @type {string} */ m) => new ApiError(404, "not_found_error
  *   memories: Map<string, HostedMemory>, versions: HostedVersion[] }} HostedStore
  * @typedef {{ method: string, path: string, route: string, query: Record<string, string>,
  *   body: unknown, status: number | "dropped", mutating: boolean, at: number }} LoggedRequest
- * @typedef {{ match?: (r: { method: string, route: string, path: string, body: unknown }) => boolean,
+ * @typedef {{ match?: (r: { method: string, route: string, path: string, body: unknown, headers: import("node:http").IncomingHttpHeaders }) => boolean,
  *   times?: number, status?: number, retryAfter?: number, latencyMs?: number,
  *   drop?: "before" | "after",
  *   respond?: { status?: number, contentType?: string, body: string },
@@ -560,7 +560,7 @@ export async function startEmulator(options = {}) {
     const sendError = (e, headers) =>
       send(e.status, { type: "error", error: { type: e.type, message: e.message, ...e.extra }, request_id: requestId }, headers);
 
-    const fault = faults.find((f) => f.left > 0 && (!f.match || f.match({ method, route: entry.route, path, body })));
+    const fault = faults.find((f) => f.left > 0 && (!f.match || f.match({ method, route: entry.route, path, body, headers: req.headers })));
     if (fault) fault.left--;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
     if (fault?.drop === "before") {

@@ -94,6 +94,7 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
       "p",
       { className: "hint", dataset: { testid: "expiry-rule" } },
       `This demo opens its stores with expireAfterDays: ${EXPIRE_AFTER_DAYS}. A memory neither viewed nor changed (by the model or by you) for ${EXPIRE_AFTER_DAYS} days is deleted by “expiry”, once each time the store opens; its text stays restorable under “Recently deleted” for ${RETENTION_DAYS} days from then. `,
+      "On opening, the store counts days by the date an earlier visit also saw, so a clock that is wrong for one visit expires nothing. ",
       "Opening a memory here shows it through the model's view, which counts as a use.",
     );
   }
