@@ -220,6 +220,36 @@ describe("MemorySync in Chromium over IndexedDB", () => {
     assert.deepEqual(emu.files(id), { "/a.md": "a", "/b.md": "b", "/c.md": "c" });
   });
 
+  test("a hosted listing that reads empty, a sign-in page or {} never empties the store here", async () => {
+    const files30 = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`/n${String(i).padStart(2, "0")}.md`, `note ${i}`]));
+    const id = await hostedStore(client, files30);
+    const page = await openPage();
+    await open(page, "hostile", id);
+    await now(page, "hostile");
+    assert.equal(Object.keys(await files(page, "hostile")).length, 30);
+    const list = (/** @type {any} */ r) => r.method === "GET" && r.route === "/v1/memory_stores/:store/memories";
+    // Each answer lasts until cleared: the sync's own retries after a failure read it too.
+    emu.inject({ match: list, times: 1000, respond: { contentType: "text/html", body: "<html>Sign in</html>" } });
+    const html = await now(page, "hostile");
+    assert.equal(html.ok, false);
+    assert.match(String(html.error), /not the memory stores API's answer/);
+    emu.clearFaults();
+    emu.inject({ match: list, times: 1000, respond: { body: "{}" } });
+    assert.equal((await now(page, "hostile")).ok, false);
+    emu.clearFaults();
+    emu.inject({ match: list, times: 1000, rewrite: () => ({ data: [], next_page: null }) });
+    const empty = await now(page, "hostile");
+    assert.equal(empty.suspectedWipe, true);
+    assert.deepEqual(empty.deletedLocal, []);
+    const status = await page.evaluate(() => window.lib.devices.get("hostile").sync.status);
+    assert.equal(status.state, "held");
+    assert.equal(status.suspectedWipe?.missing, 30);
+    assert.equal(Object.keys(await files(page, "hostile")).length, 30, "the store here kept every memory");
+    emu.clearFaults();
+    const whole = await now(page, "hostile");
+    assert.equal(whole.suspectedWipe, false);
+  });
+
   test("read_only: pulls, and sends no mutating request whatever changes locally", async () => {
     const id = await hostedStore(client, { "/ref.md": "reference" });
     const page = await openPage();

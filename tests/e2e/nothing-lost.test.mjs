@@ -1,0 +1,153 @@
+// Nothing is lost when features meet (docs/TOOL.md#retention), in real Chromium over real
+// IndexedDB: two tabs, one viewing a memory unused for 60 days while the other opens with expiry;
+// one visit with a clock 120 days ahead; a content changed behind the package's back, found by
+// check and kept by repair; a page without IndexedDB refusing to open instead of forgetting.
+// (tests/node/nothing-lost.test.mjs holds the rest, with the hosted store emulator.)
+// Run: node --test --test-concurrency=1 tests/e2e/nothing-lost.test.mjs
+
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { harnessSession } from "./browser-env.mjs";
+
+const session = harnessSession("nothing-lost");
+before(session.start);
+after(session.stop);
+
+const DAY = 86_400_000;
+
+/** Moves every tab's clock by `days` (the package takes its time from Date.now). */
+const CLOCK = `(() => {
+  const real = Date.now.bind(Date);
+  Date.now = () => real() + (Number(localStorage.getItem("e2e:offset")) || 0);
+})()`;
+
+describe("nothing lost, in Chromium", { timeout: 120_000 }, () => {
+  it("tab A views a memory unused for 60 days, tab B opens with expiry: A's edit a moment later finds it", async () => {
+    await session.context?.addInitScript(CLOCK);
+    const a = await session.openHarness();
+    await a.evaluate(async () => {
+      localStorage.setItem("e2e:offset", "0");
+      const tool = await harness.pkg.MemoryTool.open({ store: "tabs" });
+      await tool.memories.create({ path: "/trip.md", content: "Lisbon\n" });
+      await tool.memories.create({ path: "/old.md", content: "unused\n" });
+      tool.close();
+    });
+    // 60 days on: an earlier visit that day witnesses the date, then tab A and tab B.
+    await a.evaluate((offset) => localStorage.setItem("e2e:offset", String(offset)), 60 * DAY);
+    await a.evaluate(async () => (await harness.pkg.MemoryTool.open({ store: "tabs" })).close());
+    await a.evaluate((offset) => localStorage.setItem("e2e:offset", String(offset)), 60 * DAY + 15 * 60_000);
+    await a.evaluate(async () => {
+      // @ts-ignore
+      window.toolA = await harness.pkg.MemoryTool.open({ store: "tabs" });
+      // @ts-ignore
+      const view = await window.toolA.execute({ command: "view", path: "/memories/trip.md" });
+      if (view.isError) throw new Error(view.content);
+    });
+    const b = await session.openHarness();
+    await b.evaluate(async () => {
+      // @ts-ignore
+      window.toolB = await harness.pkg.MemoryTool.open({ store: "tabs", expireAfterDays: 30 });
+      // @ts-ignore
+      await window.toolB.execute({ command: "view", path: "/memories" });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const edit = await a.evaluate(() =>
+      // @ts-ignore
+      window.toolA.execute({ command: "str_replace", path: "/memories/trip.md", old_str: "Lisbon", new_str: "Porto" }),
+    );
+    assert.equal(edit.isError, false, String(edit.content));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const left = await b.evaluate(async () =>
+      // @ts-ignore
+      (await window.toolB.memories.list()).map((m) => m.path),
+    );
+    assert.deepEqual(left, ["/trip.md"], "the unused one expired, the used one stayed");
+    await a.close();
+    await b.close();
+    assert.deepEqual(session.pageProblems, []);
+  });
+
+  it("one visit with the clock 120 days ahead prunes and expires nothing", async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(async (day) => {
+      localStorage.setItem("e2e:offset", "0");
+      const { MemoryTool } = harness.pkg;
+      const tool = await MemoryTool.open({ store: "ahead" });
+      for (let i = 0; i < 5; i++) {
+        const m = await tool.memories.create({ path: `/m${i}.md`, content: "v0\n" });
+        for (let v = 1; v < 5; v++) await tool.memories.update(m.id, { content: `v${v}\n` });
+      }
+      tool.close();
+      localStorage.setItem("e2e:offset", String(120 * day));
+      const ahead = await MemoryTool.open({ store: "ahead", expireAfterDays: 30, retentionDays: 30 });
+      await ahead.execute({ command: "view", path: "/memories" });
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const during = (await ahead.memories.list()).length;
+      ahead.close();
+      localStorage.setItem("e2e:offset", "0");
+      const right = await MemoryTool.open({ store: "ahead" });
+      const files = (await right.memories.list()).length;
+      const versions = (await right.versions.list({ limit: 100 })).data.length;
+      right.close();
+      return { during, files, versions };
+    }, DAY);
+    assert.deepEqual(seen, { during: 5, files: 5, versions: 25 });
+    await page.close();
+  });
+
+  it("a content changed behind the package's back: check finds it, repair keeps its text, export imports", async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(async () => {
+      const { MemoryTool, InMemoryStorage } = harness.pkg;
+      const tool = await MemoryTool.open({ store: "tampered" });
+      const a = await tool.memories.create({ path: "/a.md", content: "alpha\n" });
+      tool.close();
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open("memory-tool-wasm:tampered");
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      await new Promise((resolve) => {
+        const tx = /** @type {IDBDatabase} */ (db).transaction(["files", "contents"], "readwrite");
+        const get = tx.objectStore("files").get("/a.md");
+        get.onsuccess = () => tx.objectStore("contents").put(new TextEncoder().encode("edited by hand\n"), get.result.content);
+        tx.oncomplete = resolve;
+      });
+      /** @type {IDBDatabase} */ (db).close();
+      const again = await MemoryTool.open({ store: "tampered" });
+      const check = await again.check();
+      const bundle = JSON.parse(await (await again.exportBlob({ include_versions: true })).text());
+      const copy = await MemoryTool.open({ storage: new InMemoryStorage(), store: "copy" });
+      const imported = await copy.import(bundle);
+      const repair = await again.repair();
+      const now = await again.memories.get(a.id);
+      const clean = await again.check();
+      again.close();
+      copy.close();
+      return { check: check.damaged, skipped: bundle.skipped, imported: imported.imported, repair: repair.damaged, content: now.content, clean: clean.damaged };
+    });
+    assert.equal(seen.check[0].problem, "sha256");
+    assert.deepEqual(seen.skipped[0], { path: "/a.md", reason: "its content does not match its content_sha256" });
+    assert.equal(seen.imported, 0);
+    assert.equal(seen.repair[0].action, "kept");
+    assert.equal(seen.content, "edited by hand\n");
+    assert.deepEqual(seen.clean, []);
+    await page.close();
+  });
+
+  it("a page without IndexedDB refuses to open a store, naming storage: \"memory\"", async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(async () => {
+      Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true });
+      try {
+        await harness.pkg.MemoryTool.open({ store: "user-42" });
+        return { code: "opened", message: "" };
+      } catch (error) {
+        return { code: /** @type {any} */ (error).code, message: String(/** @type {any} */ (error).message) };
+      }
+    });
+    assert.equal(seen.code, "STORAGE_FAILED");
+    assert.match(seen.message, /storage: "memory"/);
+    await page.close();
+  });
+});
