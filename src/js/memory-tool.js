@@ -388,14 +388,14 @@ export class MemoryTool {
   }
 
   /**
-   * Runs every memory `tool_use` block of an assistant message (or of an array of content
-   * blocks), one after the other, and returns their `tool_result` blocks in the same order.
-   * Other blocks (text, other tools) are skipped.
-   * @param {import("./index.js").AssistantMessage | ReadonlyArray<import("./index.js").ContentBlockLike>} message
+   * Runs every memory `tool_use` block of an assistant message (or of its content: an array
+   * of content blocks, or a string, which has none), one after the other, and returns their
+   * `tool_result` blocks in the same order. Other blocks (text, other tools) are skipped.
+   * @param {import("./index.js").AssistantMessage | string | ReadonlyArray<import("./index.js").ContentBlockLike>} message
    * @returns {Promise<ToolResultBlock[]>}
    */
   async runAll(message) {
-    const blocks = Array.isArray(message) ? message : contentOf(message);
+    const blocks = Array.isArray(message) || typeof message === "string" ? message : contentOf(message);
     if (typeof blocks === "string") return [];
     if (!Array.isArray(blocks)) {
       throw new MemoryToolError(

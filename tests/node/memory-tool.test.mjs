@@ -353,6 +353,8 @@ suite("run and runAll", () => {
     ]);
     assert.deepEqual(await m.runAll({ role: "assistant", content: "Just text." }), []);
     assert.deepEqual(await m.runAll({ role: "assistant", content: [] }), []);
+    // A message's content on its own, as LangChain's `ai.content` may be: a string has no tool use.
+    assert.deepEqual(await m.runAll("Just text."), []);
   });
 
   test("runAll checks every memory block before running any", async () => {
@@ -366,7 +368,7 @@ suite("run and runAll", () => {
     };
     await assert.rejects(m.runAll(message), isCode("INVALID_TOOL_USE"));
     assert.equal((await view(m, "/memories/a.md")).isError, true);
-    for (const bad of [undefined, 5, "text", { role: "assistant" }]) {
+    for (const bad of [undefined, 5, null, { role: "assistant" }]) {
       await assert.rejects(m.runAll(bad), isCode("INVALID_TOOL_USE"));
     }
   });
