@@ -802,7 +802,11 @@ export class MemoryTool {
    * unsubscribes.
    */
   subscribe(listener: ChangeListener): () => void;
-  /** Closes the store and ends its subscriptions; commands already running finish, later calls throw. */
+  /**
+   * Closes the store and ends its subscriptions; commands already running finish. Later tool
+   * calls (`execute`, `run`, `runAll`) answer with a `STORAGE_FAILED` error result; later host
+   * calls throw `STORAGE_FAILED`.
+   */
   close(): void;
 }
 

@@ -339,7 +339,12 @@ export class MemoryTool {
    * @returns {Promise<ExecuteResult>}
    */
   async #execute(input, toolUseId) {
-    this.#checkOpen();
+    // A call the page still makes after `close()` (a tool call landing as the page tears down)
+    // is a storage failure the model is told of, as the declarations promise; it never rejects.
+    if (this.#closed) {
+      const closed = new MemoryToolError("STORAGE_FAILED", "This MemoryTool has been closed.");
+      return { content: modelTextFor(closed), isError: true, code: "STORAGE_FAILED" };
+    }
     const by = actor("tool", this.#recordedSession, { tool_use_id: toolUseId });
     const json = inputJson(input);
     const task =
@@ -630,7 +635,7 @@ export class MemoryTool {
 
   /**
    * Closes the stores and ends this tool's subscriptions. Commands already running finish;
-   * later calls throw.
+   * later tool calls answer with a `STORAGE_FAILED` error result, later host calls throw.
    */
   close() {
     if (this.#closed) return;
