@@ -678,7 +678,11 @@ export interface ChangeEvent {
   memory_id: string;
   /** The memory's path in this version; null when redacted. */
   path: string | null;
-  operation: VersionOperation;
+  /**
+   * The version's operation; `"redacted"` when the change is the redaction of an earlier
+   * version (`versions.redact`): its `path` is then null and no file changed.
+   */
+  operation: VersionOperation | "redacted";
   version_id: string;
   redacted: boolean;
   created_by: VersionActor | null;
