@@ -1109,17 +1109,17 @@ export interface MemoryStore {
   limits: MemoryStoreLimits;
 }
 
-/** Limits to set; `null` goes back to the default. camelCase names are taken too. */
+/**
+ * Limits to set, named as the store's record names them (`MemoryStore["limits"]`, so a store's
+ * limits can be passed back as they are); `null` goes back to the default. The camelCase names
+ * of `MemoryTool.open({ limits })` are refused here, with a message naming the right one.
+ */
 export interface MemoryStoreLimitsInput {
   max_file_bytes?: number | null;
   max_files?: number | null;
-  maxFileBytes?: number | null;
-  maxFiles?: number | null;
   /** The history budget (docs/TOOL.md#history-budget): at least 1. */
   max_versions_per_memory?: number | null;
   max_history_bytes_per_memory?: number | null;
-  maxVersionsPerMemory?: number | null;
-  maxHistoryBytesPerMemory?: number | null;
 }
 
 /** `MemoryStores.create` parameters. */
