@@ -217,15 +217,25 @@ suite("memory-tool-wasm/ai-sdk", () => {
     // The provider's own memory tool: its zod schema answers unusual inputs on the server, with
     // a text that says nothing; the page never sees them.
     const plain = await sentWith((anthropic) => anthropic.tools.memory_20250818({}), (messages, tools) => convertToModelMessages(messages, { tools }));
-    for (const about of ["str_replace with no new_str (a delete)", 'insert_line as a string ("1")', "an unknown command", "no command at all"]) {
+    const unusual = ["str_replace with no new_str (a delete)", 'insert_line as a string ("1")', "an unknown command", "no command at all", "view_range of three numbers"];
+    for (const about of unusual) {
       assert.deepEqual([plain[about].content, plain[about].is_error], ["An error occurred.", true], about);
       assert.notEqual(plain[about].content, want[about].content, about);
     }
     // clientMemoryTool without `{ tools }` for convertToModelMessages: the texts arrive, but an
     // image view reaches the model as the JSON text of its blocks, not as an image.
     const untold = await sentWith((anthropic) => clientMemoryTool({ anthropic }), (messages) => convertToModelMessages(messages));
-    assert.equal(untold["a view of an image"].content, JSON.stringify(want["a view of an image"].content));
-    assert.equal(untold["a view of the file"].content, want["a view of the file"].content);
+    for (const about of unusual) assert.equal(JSON.stringify(untold[about]), JSON.stringify(want[about]), about);
+    // Texts and errors arrive whole in every column; an image view only with both helpers.
+    // (With the provider's tool, the refused delete leaves the file as it was: its view is left out.)
+    assert.equal(JSON.stringify(untold["a view of the file"]), JSON.stringify(want["a view of the file"]));
+    for (const sent of [plain, untold]) {
+      for (const about of ["a create", "a view of a missing file", "a path outside /memories"]) {
+        assert.equal(JSON.stringify(sent[about]), JSON.stringify(want[about]), about);
+      }
+      assert.equal(sent["a view of an image"].content, JSON.stringify(want["a view of an image"].content));
+      assert.equal(sent["a view of an image"].is_error, undefined);
+    }
   });
 
   test("answerToolCall: another tool's call is left alone; bad arguments are refused", async () => {
