@@ -80,6 +80,9 @@ suite("store paths and tool paths", () => {
     assert.equal(plan.content, "from the model");
     await memory.memories.update(plan.id, { content: "edited by the app" });
     assert.match((await memory.execute({ command: "view", path: "/memories/memories/plan.md" })).content, /edited by the app/);
+    // The host makes one on purpose with writeFile, which takes tool paths.
+    await memory.writeFile("/memories/memories/by-host.md", "on purpose");
+    assert.equal((await memory.memories.getByPath("/memories/by-host.md")).content, "on purpose");
 
     // The sync engine writes through the package-internal host call that records the hosted
     // store (src/js/sync-actor.js): a hosted memory keeps the hosted store's path.
