@@ -164,7 +164,7 @@ fn imports_are_vetted_and_never_rewritten() {
     assert!(target.files.is_empty());
 }
 
-/// The README's locked folder: nothing may enter, change or leave `/memories/locked/`.
+/// docs/API.md's locked folder (the write policy's example): nothing may enter, change or leave `/memories/locked/`.
 fn locked(write: &PendingWrite<'_>) -> Decision {
     let inside = |p: &str| p.starts_with("/memories/locked/");
     if inside(write.path) || write.old_path.is_some_and(inside) {

@@ -1,5 +1,6 @@
 //! What a command runs with besides its reads: configuration, time, entropy, actor, mount.
 
+use crate::format::json::Json;
 use crate::format::render::cat;
 use crate::model::config::Config;
 use crate::model::ids::IdSource;
@@ -35,6 +36,18 @@ impl Context {
 }
 
 impl Context {
+    /// Whether the change comes from a hosted memory store (a sync pull, whose `created_by`
+    /// names the store): its paths are that store's own, taken as they are.
+    pub fn from_hosted_store(&self) -> bool {
+        Json::parse(&self.actor)
+            .and_then(|actor| {
+                actor
+                    .field("memory_store_id")
+                    .map(|id| id.as_str().is_some())
+            })
+            .unwrap_or(false)
+    }
+
     pub fn ids(&self) -> IdSource {
         IdSource::new(self.seed)
     }

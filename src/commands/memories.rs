@@ -13,7 +13,7 @@ use crate::format::render::{cat, echo, fill};
 use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
-use crate::model::path::parse_store_prefix;
+use crate::model::path::{parse_store_prefix, MOUNT};
 use crate::model::record::{sha256_hex, FileRecord};
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
 
@@ -76,6 +76,40 @@ fn changed(record: &FileRecord, expected: &str) -> Stop {
     )
 }
 
+/// The host's memory API names memories by store path (docs/TOOL.md#store-paths): a path
+/// under `/memories` is almost always a tool path given by mistake, which the model would then
+/// see as `/memories/memories/…`. The hint names the store path meant, if it can.
+fn tool_path_hint(key: &str, cx: &Context) -> Option<String> {
+    if key != MOUNT && !key.starts_with("/memories/") {
+        return None;
+    }
+    let root = cx.mount_prefix.as_str();
+    Some(
+        match key.strip_prefix(root).filter(|rest| rest.starts_with('/')) {
+            Some(rest) => fill(
+                "a store path leaves out the tool's {} (the tool's {} is the store path {})",
+                &[root, key, rest],
+            ),
+            None => fill(
+                "a store path leaves out the tool's {}, this store's folder",
+                &[root],
+            ),
+        },
+    )
+}
+
+/// Refuses a store path that is a tool path (`/memories/…`), naming the store path meant;
+/// the paths of a hosted store's own memories (a sync pull) are taken as they are.
+fn refuse_tool_path(key: &str, cx: &Context) -> Result<(), Stop> {
+    match tool_path_hint(key, cx) {
+        Some(hint) if !cx.from_hosted_store() => Err(stop(
+            ErrorCode::InvalidPath,
+            fill("Invalid path {}: {}", &[&echo(key), &hint]),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn not_found(id: &str) -> Stop {
     stop(
         ErrorCode::NotFound,
@@ -98,13 +132,15 @@ pub(crate) fn get(id: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
 }
 
 /// `memories.getByPath(path)`.
-pub(crate) fn get_by_path(key: &str, snap: &Snapshot) -> Result<Outcome, Stop> {
+pub(crate) fn get_by_path(key: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome, Stop> {
     snap.need(vec![Read::File(key.into())])?;
     let record = snap.file(key).ok_or_else(|| {
-        stop(
-            ErrorCode::NotFound,
-            fill("No memory is at {}", &[&echo(key)]),
-        )
+        let missing = fill("No memory is at {}", &[&echo(key)]);
+        let message = match tool_path_hint(key, cx) {
+            Some(hint) => fill("{}; {}", &[&missing, &hint]),
+            None => missing,
+        };
+        stop(ErrorCode::NotFound, message)
     })?;
     with_content(record, snap)
 }
@@ -122,6 +158,7 @@ pub(crate) fn create(
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Outcome, Stop> {
+    refuse_tool_path(key, cx)?;
     refuse_if_read_only(cx, snap, Voice::Host, &fill("create {}", &[key]))?;
     let mut reads = placement_reads(key);
     reads.extend([Read::Count, clock_read()]);
@@ -186,6 +223,7 @@ pub(crate) fn update(
         }
     }
     if key != record.path {
+        refuse_tool_path(key, cx)?;
         snap.need(placement_reads(key))?;
         check_place(key, Some(id), snap)?;
     }

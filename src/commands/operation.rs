@@ -134,7 +134,7 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
     match call {
         HostCall::ListMemories(options) => memories::list(options, snap),
         HostCall::GetMemory(id) => memories::get(id, snap),
-        HostCall::GetMemoryByPath(key) => memories::get_by_path(key, snap),
+        HostCall::GetMemoryByPath(key) => memories::get_by_path(key, cx, snap),
         HostCall::CreateMemory { key, content } => memories::create(key, content, cx, snap),
         HostCall::UpdateMemory {
             id,

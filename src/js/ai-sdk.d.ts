@@ -1,10 +1,11 @@
 // Type declarations for memory-tool-wasm/ai-sdk (hand-written; ai-sdk.js beside them is the
-// code). The tool type comes from `ai`, this entry's peer dependency with `@ai-sdk/anthropic`.
+// code). The tool type comes from `ai`, this entry's peer dependency with `@ai-sdk/anthropic`;
+// `answerToolCall`'s parameters are what `@ai-sdk/react`'s `useChat` (and `ai`'s `Chat`) give.
 
 import type { Tool } from "ai";
 import type { MemoryTool, ToolResultContent } from "./index.js";
 
-/** What `memoryTool` needs of a `MemoryTool`: its `run` (tool_use block in, tool_result out). */
+/** What `memoryTool` and `answerToolCall` need of a `MemoryTool`: its `run` (tool_use block in, tool_result out). */
 export type MemoryToolLike = Pick<MemoryTool, "run">;
 
 /** The options of `memoryTool`. */
@@ -42,3 +43,45 @@ export function modelOutput(output: MemoryToolOutput):
       type: "content";
       value: Array<{ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string }>;
     };
+
+/**
+ * The memory tool for a server whose page runs the memory, for
+ * `tools: { memory: clientMemoryTool({ anthropic }) }` with `streamText` (then
+ * `toUIMessageStreamResponse()`): the provider's `memory_20250818` definition with no `execute`,
+ * so each call goes to the page's `onToolCall`, every input let through as the model sent it.
+ * The page's answer (`answerToolCall`) reaches the model as the core wrote it: errors with
+ * `is_error`, image views as image content when the server converts the chat with
+ * `convertToModelMessages(messages, { tools })`. The key name must be `memory`. Throws
+ * `MemoryToolError` `INVALID_OPTIONS` if `anthropic` is not a provider.
+ */
+export function clientMemoryTool(options: MemoryToolOptions): Tool<unknown, ToolResultContent>;
+
+/** A tool call as useChat's `onToolCall` gives it (`{ toolCall }`). */
+export interface ToolCallLike {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  dynamic?: boolean;
+}
+
+/** useChat's (or `new Chat(…)`'s) `addToolOutput`, as `answerToolCall` calls it. */
+export type AddToolOutput = (
+  output:
+    | { tool: "memory"; toolCallId: string; output: ToolResultContent }
+    | { tool: "memory"; toolCallId: string; state: "output-error"; errorText: string },
+) => void | PromiseLike<void>;
+
+/**
+ * Answers a memory tool call in the page, from useChat's `onToolCall`:
+ * `onToolCall: ({ toolCall }) => answerToolCall(memory, toolCall, addToolOutput)`. Runs it with
+ * `memory.run` (versions record the call's `toolCallId`) and hands the result to `addToolOutput`
+ * without awaiting it (awaiting it inside `onToolCall` would deadlock useChat): the content as
+ * the output, an error as `state: "output-error"` with its text. Resolves to `false`, doing
+ * nothing, for another tool's call. `memory` may be the promise `MemoryTool.open(…)` gives.
+ * Throws `MemoryToolError` `INVALID_OPTIONS` for arguments that are not these.
+ */
+export function answerToolCall(
+  memory: MemoryToolLike | PromiseLike<MemoryToolLike>,
+  toolCall: ToolCallLike,
+  addToolOutput: AddToolOutput,
+): Promise<boolean>;

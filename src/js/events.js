@@ -21,22 +21,29 @@ const MESSAGE_KIND = "memory-tool-wasm/changes";
  * @returns {Array<Omit<ChangeEvent, "origin">>}
  */
 export function eventsOf(store, writes) {
-  const events = [];
-  for (const write of writes) {
-    if (write.op !== "putVersion") continue;
-    const record = /** @type {VersionRecord} */ (write.record);
-    events.push({
-      type: /** @type {const} */ ("change"),
-      store,
-      memory_id: record.memoryId,
-      path: record.path ?? null,
-      operation: record.operation,
-      version_id: record.id,
-      redacted: record.redactedAt !== undefined && record.redactedAt !== null,
-      created_by: record.createdBy ?? null,
-    });
-  }
-  return events;
+  const versions = writes.filter((write) => write.op === "putVersion").map((write) => /** @type {VersionRecord} */ (write.record));
+  // A redaction rewrites one version, redacted, and touches no file record (an import or any
+  // other change writes the file it changes): its event says `redacted`, not the operation the
+  // version once recorded, which would read as a memory created at no path.
+  const redaction =
+    versions.length === 1 &&
+    isRedacted(versions[0]) &&
+    !writes.some((write) => write.op === "putFile" || write.op === "deleteFile");
+  return versions.map((record) => ({
+    type: /** @type {const} */ ("change"),
+    store,
+    memory_id: record.memoryId,
+    path: record.path ?? null,
+    operation: redaction ? /** @type {const} */ ("redacted") : record.operation,
+    version_id: record.id,
+    redacted: isRedacted(record),
+    created_by: record.createdBy ?? null,
+  }));
+}
+
+/** @param {VersionRecord} record */
+function isRedacted(record) {
+  return record.redactedAt !== undefined && record.redactedAt !== null;
 }
 
 /**

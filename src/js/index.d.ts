@@ -36,27 +36,38 @@ export interface ToolUseBlock {
   input: unknown;
 }
 
-/** The `tool_result` block to send back in the next user message. */
-export interface ToolResultBlock {
+/**
+ * The `tool_result` block to send back in the next user message. It fits wherever a message's
+ * content takes blocks: the SDK's `MessageParam` and `BetaMessageParam`, LangChain's
+ * `new HumanMessage({ content })` (a type, not an interface, so that it also fits content
+ * typed as blocks with any fields).
+ */
+export type ToolResultBlock = {
   type: "tool_result";
   tool_use_id: string;
   content: ToolResultContent;
   /** Present (and true) only for errors. */
   is_error?: true;
-}
+};
 
-/** Any content block of a message; `runAll` picks the memory `tool_use` blocks. */
-export interface ContentBlockLike {
-  type: string;
-  [key: string]: unknown;
-}
+/**
+ * Any content block of a message: the SDK's (`ContentBlock`, `BetaContentBlock`, their
+ * `…Param` forms), LangChain's, or a plain object with a `type`. `runAll` picks the memory
+ * `tool_use` blocks and skips the rest. (The first form takes interfaces such as the SDK's,
+ * the second object literals with any fields.)
+ */
+export type ContentBlockLike =
+  | { readonly type: string }
+  | { readonly type: string; readonly [key: string]: unknown };
 
-/** An assistant message, as the Messages API returns it. */
-export interface AssistantMessage {
-  role?: string;
-  content: string | ReadonlyArray<ContentBlockLike>;
-  [key: string]: unknown;
-}
+/**
+ * A message whose content `runAll` reads: the SDK's `Message` and `BetaMessage` (what
+ * `messages.create`, `finalMessage()` and the tool runner give), a `MessageParam`, LangChain's
+ * `AIMessage`, or `{ role, content }`. A string content has no tool use.
+ */
+export type AssistantMessage =
+  | { readonly content: string | ReadonlyArray<ContentBlockLike> }
+  | { readonly content: string | ReadonlyArray<ContentBlockLike>; readonly [key: string]: unknown };
 
 // ---------------------------------------------------------------------------------------------
 // MemoryTool
@@ -693,7 +704,11 @@ export interface ChangeEvent {
   memory_id: string;
   /** The memory's path in this version; null when redacted. */
   path: string | null;
-  operation: VersionOperation;
+  /**
+   * The version's operation; `"redacted"` when the change is the redaction of an earlier
+   * version (`versions.redact`): its `path` is then null and no file changed.
+   */
+  operation: VersionOperation | "redacted";
   version_id: string;
   redacted: boolean;
   created_by: VersionActor | null;
@@ -755,11 +770,18 @@ export class MemoryTool {
    * the model's mistakes or storage failures: those are `isError` results.
    */
   execute(input: unknown): Promise<ExecuteResult>;
-  /** Runs a memory `tool_use` block; throws `INVALID_TOOL_USE` for anything else. */
+  /**
+   * Runs a memory `tool_use` block (the SDK's `ToolUseBlock` or `BetaToolUseBlock`, say);
+   * throws `INVALID_TOOL_USE` for anything else.
+   */
   run(toolUse: ToolUseBlock): Promise<ToolResultBlock>;
-  /** Runs every memory `tool_use` block of a message, in order; results in the same order. */
+  /**
+   * Runs every memory `tool_use` block of a message (the SDK's `Message` or `BetaMessage`,
+   * LangChain's `AIMessage`), of its `content`, or of an array of blocks, in order; results in
+   * the same order. A string content gives `[]`.
+   */
   runAll(
-    message: AssistantMessage | ReadonlyArray<ContentBlockLike>,
+    message: AssistantMessage | string | ReadonlyArray<ContentBlockLike>,
   ): Promise<ToolResultBlock[]>;
   /**
    * Creates or overwrites a file at a tool path (with several mounts, `/memories/<slug>/…`
@@ -810,7 +832,11 @@ export class MemoryTool {
    * unsubscribes.
    */
   subscribe(listener: ChangeListener): () => void;
-  /** Closes the store and ends its subscriptions; commands already running finish, later calls throw. */
+  /**
+   * Closes the store and ends its subscriptions; commands already running finish. Later tool
+   * calls (`execute`, `run`, `runAll`) answer with a `STORAGE_FAILED` error result; later host
+   * calls throw `STORAGE_FAILED`.
+   */
   close(): void;
 }
 
@@ -1114,17 +1140,17 @@ export interface MemoryStore {
   limits: MemoryStoreLimits;
 }
 
-/** Limits to set; `null` goes back to the default. camelCase names are taken too. */
+/**
+ * Limits to set, named as the store's record names them (`MemoryStore["limits"]`, so a store's
+ * limits can be passed back as they are); `null` goes back to the default. The camelCase names
+ * of `MemoryTool.open({ limits })` are refused here, with a message naming the right one.
+ */
 export interface MemoryStoreLimitsInput {
   max_file_bytes?: number | null;
   max_files?: number | null;
-  maxFileBytes?: number | null;
-  maxFiles?: number | null;
   /** The history budget (docs/TOOL.md#history-budget): at least 1. */
   max_versions_per_memory?: number | null;
   max_history_bytes_per_memory?: number | null;
-  maxVersionsPerMemory?: number | null;
-  maxHistoryBytesPerMemory?: number | null;
 }
 
 /** `MemoryStores.create` parameters. */

@@ -18,16 +18,20 @@ const OPENING = Symbol("MemoryStores.open");
 /** The fields of a store's create or update (`CreateStoreParams`' keys). */
 export const FIELD_NAMES = /** @type {const} */ (["name", "description", "limits"]);
 /**
- * Limit names as the records spell them, and the camelCase `MemoryTool.open` uses
- * (`MemoryStoreLimitsInput`' keys).
+ * A store's limits, named as its record spells them (`MemoryStoreLimitsInput`' keys), so that
+ * `update(id, { limits: store.limits })` takes back what `get` gave.
  */
-export const LIMIT_ALIASES = /** @type {const} */ ({
-  max_file_bytes: "max_file_bytes",
-  max_files: "max_files",
+export const STORE_LIMIT_NAMES = /** @type {const} */ ([
+  "max_file_bytes",
+  "max_files",
+  "max_versions_per_memory",
+  "max_history_bytes_per_memory",
+]);
+
+/** The camelCase name of each store limit, as `MemoryTool.open({ limits })` spells the tool's. */
+const CAMEL_CASE = /** @type {Record<string, string>} */ ({
   maxFileBytes: "max_file_bytes",
   maxFiles: "max_files",
-  max_versions_per_memory: "max_versions_per_memory",
-  max_history_bytes_per_memory: "max_history_bytes_per_memory",
   maxVersionsPerMemory: "max_versions_per_memory",
   maxHistoryBytesPerMemory: "max_history_bytes_per_memory",
 });
@@ -91,7 +95,8 @@ export class MemoryStores {
    * Creates a store. `name` (1 to 255 characters, with a letter or digit: it names the
    * store's folder, `/memories/<slug>/`), `description` (at most 4,096 characters) and
    * `limits` (`max_file_bytes`, `max_files`, and the history budget's `max_versions_per_memory`,
-   * `max_history_bytes_per_memory`; the tool's own, or the defaults, when left out).
+   * `max_history_bytes_per_memory`, spelled as the store's record spells them; the tool's own,
+   * or the defaults, when left out).
    * @param {import("./index.js").CreateStoreParams} params
    * @returns {Promise<MemoryStore>}
    */
@@ -231,14 +236,14 @@ function storeFields(call, params) {
     /** @type {Record<string, unknown>} */
     const limits = {};
     for (const [name, value] of Object.entries(/** @type {object} */ (given.limits))) {
-      const aliases = /** @type {Record<string, string>} */ (LIMIT_ALIASES);
-      const key = Object.hasOwn(aliases, name) ? aliases[name] : undefined;
-      if (key === undefined) {
-        throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are max_file_bytes, max_files, max_versions_per_memory and max_history_bytes_per_memory.`);
+      if (!/** @type {readonly string[]} */ (STORE_LIMIT_NAMES).includes(name)) {
+        const spelled = Object.hasOwn(CAMEL_CASE, name)
+          ? ` A store's limits are spelled as its record spells them: \`${CAMEL_CASE[name]}\`, not \`${name}\` (MemoryTool.open's spelling).`
+          : "";
+        throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are ${STORE_LIMIT_NAMES.join(", ")}.${spelled}`);
       }
       if (value === undefined) continue;
-      if (Object.hasOwn(limits, key)) throw invalidInput(`${call}: \`limits.${key}\` is given twice.`);
-      limits[key] = value;
+      limits[name] = value;
     }
     fields.limits = limits;
   }

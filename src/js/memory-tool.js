@@ -351,7 +351,12 @@ export class MemoryTool {
    * @returns {Promise<ExecuteResult>}
    */
   async #execute(input, toolUseId) {
-    this.#checkOpen();
+    // A call the page still makes after `close()` (a tool call landing as the page tears down)
+    // is a storage failure the model is told of, as the declarations promise; it never rejects.
+    if (this.#closed) {
+      const closed = new MemoryToolError("STORAGE_FAILED", "This MemoryTool has been closed.");
+      return { content: modelTextFor(closed), isError: true, code: "STORAGE_FAILED" };
+    }
     const by = actor("tool", this.#recordedSession, { tool_use_id: toolUseId });
     const json = inputJson(input);
     const task =
@@ -400,14 +405,14 @@ export class MemoryTool {
   }
 
   /**
-   * Runs every memory `tool_use` block of an assistant message (or of an array of content
-   * blocks), one after the other, and returns their `tool_result` blocks in the same order.
-   * Other blocks (text, other tools) are skipped.
-   * @param {import("./index.js").AssistantMessage | ReadonlyArray<import("./index.js").ContentBlockLike>} message
+   * Runs every memory `tool_use` block of an assistant message (or of its content: an array
+   * of content blocks, or a string, which has none), one after the other, and returns their
+   * `tool_result` blocks in the same order. Other blocks (text, other tools) are skipped.
+   * @param {import("./index.js").AssistantMessage | string | ReadonlyArray<import("./index.js").ContentBlockLike>} message
    * @returns {Promise<ToolResultBlock[]>}
    */
   async runAll(message) {
-    const blocks = Array.isArray(message) ? message : contentOf(message);
+    const blocks = Array.isArray(message) || typeof message === "string" ? message : contentOf(message);
     if (typeof blocks === "string") return [];
     if (!Array.isArray(blocks)) {
       throw new MemoryToolError(
@@ -667,7 +672,7 @@ export class MemoryTool {
 
   /**
    * Closes the stores and ends this tool's subscriptions. Commands already running finish;
-   * later calls throw.
+   * later tool calls answer with a `STORAGE_FAILED` error result, later host calls throw.
    */
   close() {
     if (this.#closed) return;

@@ -1,11 +1,12 @@
 // esbuild, default browser platform, over the package's own source: the browser build reaches no
-// Node module (the "node" condition of package.json's exports is Node's alone), the .wasm comes from the "./wasm" export as a
-// file asset and reaches the core by the `wasm` option, and the page runs in Chromium over
-// IndexedDB, across a reload.
+// Node module (the "node" condition of package.json's exports is Node's alone), the .wasm comes
+// from the "./wasm" export as a file asset and reaches the core by the `wasm` option, resolved
+// against the bundle, and the page, in a folder of its own outside the output folder, runs in
+// Chromium over IndexedDB, across a reload.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cp, mkdtemp, rm, readdir } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
@@ -14,7 +15,8 @@ import { REPO, runInChromium } from "./lib.mjs";
 const APP = path.join(REPO, "tests/consumers/esbuild");
 
 test("esbuild bundles the browser entry with no Node module, and the page runs in Chromium", async () => {
-  const out = await mkdtemp(path.join(tmpdir(), "memory-tool-esbuild-"));
+  const site = await mkdtemp(path.join(tmpdir(), "memory-tool-esbuild-"));
+  const out = path.join(site, "dist");
   try {
     const built = await build({
       entryPoints: [path.join(APP, "app.js")],
@@ -33,9 +35,11 @@ test("esbuild bundles the browser entry with no Node module, and the page runs i
     assert.ok(inputs.includes("src/js/index.js"), `the browser build takes index.js: ${inputs}`);
     const files = await readdir(out);
     assert.ok(files.some((f) => f.endsWith(".wasm")), `the .wasm is emitted: ${files}`);
-    await cp(path.join(APP, "index.html"), path.join(out, "index.html"));
+    // The page is not in dist/ (where a path relative to the page would find the .wasm).
+    await mkdir(path.join(site, "pages/deep"), { recursive: true });
+    await cp(path.join(APP, "index.html"), path.join(site, "pages/deep/index.html"));
 
-    const { results, problems } = await runInChromium(out, "/index.html", 2);
+    const { results, problems } = await runInChromium(site, "/pages/deep/index.html", 2);
     assert.deepEqual(problems, []);
     for (const result of results) assert.equal(result.error, undefined, result.error);
     const [first, second] = results;
@@ -47,6 +51,6 @@ test("esbuild bundles the browser entry with no Node module, and the page runs i
     assert.match(first.after.content, /kept across reloads/);
     assert.deepEqual(second.before, first.after, "the reload reads what IndexedDB kept");
   } finally {
-    await rm(out, { recursive: true, force: true });
+    await rm(site, { recursive: true, force: true });
   }
 });

@@ -14,7 +14,9 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/pr
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BROWSER_ACCESS, REPO, corsFront, runInChromium } from "./lib.mjs";
+import { BROWSER_ACCESS, REPO, corsFront, runInChromium, withChromium } from "./lib.mjs";
+import { blocksOf } from "./doc-blocks.mjs";
+import { startServer } from "../../scripts/serve.mjs";
 import { fakeAnthropic, toolTurn, textTurn, UNUSUAL_INPUTS } from "../node/fixtures/fake-anthropic.mjs";
 import { PNG_BASE64, pngBytes } from "../node/fixtures/anthropic-conversation.mjs";
 
@@ -60,6 +62,27 @@ before(async () => {
 });
 after(() => rm(work, { recursive: true, force: true }));
 
+/**
+ * Serves `root`, opens `page` in a fresh Chromium profile, and gives its console lines once one
+ * matches `done` (or a problem came up). Chromium's own console line for the favicon it asks for
+ * is not a problem of the page.
+ */
+async function consoleOf(root, page, done = /^Here're the files/) {
+  const server = await startServer({ port: 0, root });
+  try {
+    return await withChromium(async (context, problems) => {
+      const tab = await context.newPage();
+      const lines = [];
+      tab.on("console", (message) => lines.push(message.text()));
+      await tab.goto(`http://127.0.0.1:${server.port}${page}`);
+      for (let i = 0; i < 1000 && !lines.some((line) => done.test(line)) && problems.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      return { lines, problems };
+    });
+  } finally {
+    await server.close();
+  }
+}
+
 /** Checks a browser consumer's two loads. */
 function checkBrowser({ results, problems }) {
   assert.deepEqual(problems, []);
@@ -86,13 +109,26 @@ test("webpack 5: a production build, run in Chromium", async () => {
   checkBrowser(await runInChromium(path.join(dir, "dist"), "/index.html", 2));
 });
 
-test("esbuild: the README's recipe (file loader, `wasm` option), run in Chromium", async () => {
+test("esbuild: docs/BUNDLERS.md's recipe (file loader, `wasm` resolved against the bundle), its command as written, the page outside dist/, in Chromium", async () => {
+  const recipe = (await blocksOf("docs/BUNDLERS.md")).find((block) => block.run === "esbuild/app.js");
+  assert.ok(recipe, "docs/BUNDLERS.md has the esbuild recipe");
   const dir = await project("esbuild");
-  sh(dir, path.join(dir, "node_modules/.bin/esbuild"), [
-    "main.js", "--bundle", "--format=esm", "--outdir=dist", "--loader:.wasm=file", "--log-level=error",
-  ]);
-  await cp(path.join(dir, "index.html"), path.join(dir, "dist/index.html"));
-  checkBrowser(await runInChromium(path.join(dir, "dist"), "/index.html", 2));
+  await cp(path.join(dir, "app.js"), path.join(dir, "consumer-app.js"));
+  await writeFile(path.join(dir, "app.js"), recipe.code);
+  // The command in the recipe's first line, run as it stands (with the log quiet).
+  const command = /^\/\/ app\.js, built by: esbuild (.+)$/m.exec(recipe.code)?.[1].split(" ");
+  assert.ok(command, "the recipe names its command");
+  sh(dir, path.join(dir, "node_modules/.bin/esbuild"), [...command, "--log-level=error"]);
+  // The recipe's page at the site's root, and the consumer page (a note kept across reloads) in
+  // a folder of its own: neither inside dist/, where a path relative to the page would find the .wasm.
+  await writeFile(path.join(dir, "index.html"), '<!doctype html>\n<meta charset="utf-8">\n<script type="module" src="dist/app.js"></script>\n');
+  sh(dir, path.join(dir, "node_modules/.bin/esbuild"), ["main.js", "--bundle", "--format=esm", "--outfile=dist/consumer/main.js", "--loader:.wasm=file", "--log-level=error"]);
+  await mkdir(path.join(dir, "pages/deep"), { recursive: true });
+  await writeFile(path.join(dir, "pages/deep/index.html"), '<!doctype html>\n<meta charset="utf-8">\n<script type="module" src="../../dist/consumer/main.js"></script>\n');
+  checkBrowser(await runInChromium(dir, "/pages/deep/index.html", 2));
+  const said = await consoleOf(dir, "/index.html");
+  assert.equal(said.problems.length, 0, said.problems.join("\n"));
+  assert.ok(said.lines.some((line) => line.startsWith("Here're the files and directories up to 2 levels deep in /memories")), `${said.lines.join("\n")} ${said.problems}`);
 });
 
 /** The tool calls every Node path gets, and what memory.run answers for them. */
@@ -225,11 +261,7 @@ test("the AI SDK bundled by Vite: generateText and streamText in Chromium over I
       assert.deepEqual(second[run], first[run].notes, `${run}: the reload reads what IndexedDB kept`);
     }
 
-    // The README's recipe is this page's: the same provider options.
-    const readme = await readFile(path.join(REPO, "README.md"), "utf8");
-    const recipe = readme.slice(readme.indexOf("## With the Vercel AI SDK"), readme.indexOf("## With LangChain.js"));
-    assert.match(recipe, /createAnthropic\(\{\n  apiKey: /);
-    assert.match(recipe, /headers: \{ "anthropic-dangerous-direct-browser-access": "true" \}/);
+    // (The README's own page recipe runs as it is written in readme.test.mjs.)
 
     t.diagnostic(`requests ${fake.requests.length}; steps: generateText ${first.generate.steps}, streamText ${first.stream.steps}; streamed text chunks ${first.stream.chunks}`);
     const sent = fake.requests[3].body.messages.at(-1).content;

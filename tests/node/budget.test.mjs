@@ -78,7 +78,7 @@ describe("a store's own budget", () => {
   test("MemoryStores limits carry the budget to the mount, over the tool's", async () => {
     const storage = new InMemoryStorage();
     const stores = await MemoryStores.open({ storage });
-    const small = await stores.create({ name: "Small", limits: { max_versions_per_memory: 2, maxHistoryBytesPerMemory: 1000 } });
+    const small = await stores.create({ name: "Small", limits: { max_versions_per_memory: 2, max_history_bytes_per_memory: 1000 } });
     assert.deepEqual(small.limits, { max_file_bytes: null, max_files: null, max_versions_per_memory: 2, max_history_bytes_per_memory: 1000 });
     const plain = await stores.create({ name: "Plain" });
     assert.deepEqual(plain.limits, { max_file_bytes: null, max_files: null }, "unset budget limits are not shown");

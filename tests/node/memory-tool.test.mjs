@@ -71,6 +71,13 @@ function faultyStorage() {
   };
 }
 
+/** What a tool call gets from a closed MemoryTool. */
+const CLOSED_RESULT = {
+  content: "Error: The memory store could not be reached. Nothing was changed.",
+  isError: true,
+  code: "STORAGE_FAILED",
+};
+
 suite("MemoryTool.open", () => {
   test("defaults: store 'memories', read_write, in-memory storage where there is no indexedDB", async () => {
     assert.equal(globalThis.indexedDB, undefined);
@@ -353,6 +360,8 @@ suite("run and runAll", () => {
     ]);
     assert.deepEqual(await m.runAll({ role: "assistant", content: "Just text." }), []);
     assert.deepEqual(await m.runAll({ role: "assistant", content: [] }), []);
+    // A message's content on its own, as LangChain's `ai.content` may be: a string has no tool use.
+    assert.deepEqual(await m.runAll("Just text."), []);
   });
 
   test("runAll checks every memory block before running any", async () => {
@@ -366,7 +375,7 @@ suite("run and runAll", () => {
     };
     await assert.rejects(m.runAll(message), isCode("INVALID_TOOL_USE"));
     assert.equal((await view(m, "/memories/a.md")).isError, true);
-    for (const bad of [undefined, 5, "text", { role: "assistant" }]) {
+    for (const bad of [undefined, 5, null, { role: "assistant" }]) {
       await assert.rejects(m.runAll(bad), isCode("INVALID_TOOL_USE"));
     }
   });
@@ -577,7 +586,7 @@ suite("stores and storages", () => {
     }
     await m.writeFile("/memories/archive/logo.png", PNG);
     m.close();
-    await assert.rejects(m.execute({ command: "view", path: "/memories" }), isCode("STORAGE_FAILED"));
+    assert.deepEqual(await m.execute({ command: "view", path: "/memories" }), CLOSED_RESULT);
 
     const again = await MemoryTool.open({ storage: storage(), store: "user-42" });
     assert.equal(
@@ -636,11 +645,16 @@ suite("storage failures", () => {
     assert.equal((await view(m, "/memories/a.md")).isError, false);
   });
 
-  test("a closed tool refuses further calls", async () => {
+  test("a closed tool refuses further calls: tool calls with a STORAGE_FAILED result, host calls by throwing", async () => {
     const m = await open();
     m.close();
     m.close(); // twice is fine
-    await assert.rejects(view(m, "/memories"), isCode("STORAGE_FAILED"));
+    // Tool calls never reject for storage (docs/TOOL.md#from-javascript): an agent loop still
+    // gets an answer for the model, with is_error.
+    assert.deepEqual(await view(m, "/memories"), CLOSED_RESULT);
+    const use = { type: "tool_use", id: "toolu_late", name: "memory", input: { command: "view", path: "/memories" } };
+    assert.deepEqual(await m.run(use), { type: "tool_result", tool_use_id: "toolu_late", content: CLOSED_RESULT.content, is_error: true });
+    assert.deepEqual(await m.runAll([use, use]), [await m.run(use), await m.run(use)]);
     await assert.rejects(m.writeFile("/memories/a.md", "x"), isCode("STORAGE_FAILED"));
     await assert.rejects(m.memories.list(), isCode("STORAGE_FAILED"));
     await assert.rejects(m.memories.create({ path: "/a.md", content: "x" }), isCode("STORAGE_FAILED"));

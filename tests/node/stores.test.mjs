@@ -110,9 +110,21 @@ for (const [backendName, makeBackend] of Object.entries(backends)) {
       const limited = await stores.create({ name: "Small", limits: { max_files: 50, max_file_bytes: 1000 } });
       assert.deepEqual(limited.limits, { max_file_bytes: 1000, max_files: 50 });
       assert.equal(limited.description, "");
-      // MemoryTool.open's camelCase names are taken too.
-      const camel = await stores.create({ name: "Camel", limits: { maxFiles: 7 } });
-      assert.deepEqual(camel.limits, { max_file_bytes: null, max_files: 7 });
+      // One spelling: the record's. MemoryTool.open's camelCase names are refused, naming the
+      // right one, and nothing is created.
+      for (const [camel, snake] of [["maxFiles", "max_files"], ["maxFileBytes", "max_file_bytes"], ["maxVersionsPerMemory", "max_versions_per_memory"], ["maxHistoryBytesPerMemory", "max_history_bytes_per_memory"]]) {
+        await assert.rejects(
+          stores.create({ name: "Camel", limits: { [camel]: 7 } }),
+          isCode(
+            "INVALID_INPUT",
+            `create: unknown limit \`${camel}\`; the limits are max_file_bytes, max_files, max_versions_per_memory, max_history_bytes_per_memory. A store's limits are spelled as its record spells them: \`${snake}\`, not \`${camel}\` (MemoryTool.open's spelling).`,
+          ),
+        );
+        await assert.rejects(stores.update(limited.id, { limits: { [camel]: 7 } }), isCode("INVALID_INPUT"));
+      }
+      assert.deepEqual((await stores.list()).map((s) => s.name), ["Demo Memory", "Small"]);
+      // What a store's record gives goes back as it is.
+      assert.deepEqual((await stores.update(limited.id, { limits: limited.limits })).limits, limited.limits);
       assert.notEqual(limited.id, demo.id);
       stores.close();
     });

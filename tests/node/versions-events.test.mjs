@@ -77,7 +77,7 @@ suite("subscribe", () => {
         ["modified", "/b/x.md", false, { type: "tool", tool_use_id: null }],
         ["modified", "/b/y.md", false, { type: "tool", tool_use_id: null }],
         ["modified", "/b/x.md", false, { type: "api" }],
-        ["created", null, true, { type: "tool", tool_use_id: "toolu_1" }], // the redaction
+        ["redacted", null, true, { type: "tool", tool_use_id: "toolu_1" }], // the redaction of the first version
         ["deleted", "/b/x.md", false, { type: "tool", tool_use_id: null }],
         ["deleted", "/b/y.md", false, { type: "tool", tool_use_id: null }],
       ],
@@ -112,6 +112,36 @@ suite("subscribe", () => {
     await m.memories.create({ path: "/after.md", content: "" });
     assert.equal(events.length, count);
     m.close();
+  });
+
+  test("a redaction's event says redacted; an import of redacted versions keeps each one's operation", async () => {
+    const m = await MemoryTool.open({ storage: "memory", store: "notes" });
+    const note = await m.memories.create({ path: "/note.md", content: "one" });
+    await m.memories.update(note.id, { content: "two" });
+    const [, first] = (await m.versions.list({ memory_id: note.id })).data;
+    const events = [];
+    m.subscribe((event) => events.push(event));
+    await m.versions.redact(first.id);
+    assert.deepEqual(
+      events.map((e) => [e.operation, e.memory_id, e.version_id, e.path, e.redacted]),
+      [["redacted", note.id, first.id, null, true]],
+    );
+    // Redacting it again changes nothing and says nothing.
+    await m.versions.redact(first.id);
+    assert.equal(events.length, 1);
+
+    // The same history imported elsewhere: each version as recorded, the redacted one too.
+    const bundle = await m.export({ include_versions: true });
+    const other = await MemoryTool.open({ storage: "memory", store: "copy" });
+    const imported = [];
+    other.subscribe((event) => imported.push(event));
+    await other.import(bundle);
+    assert.deepEqual(
+      imported.map((e) => [e.operation, e.path, e.redacted]),
+      [["created", null, true], ["modified", "/note.md", false]],
+    );
+    m.close();
+    other.close();
   });
 
   test("events come after the commit: a listener reading the store sees the change", async () => {

@@ -192,7 +192,7 @@ async function runSequence(seed) {
         d.asked = false;
         noteHosted();
         log.push(`${d.name} has ${JSON.stringify(await localFiles(d.memory))}`);
-        log.push(`${d.name} passes: ${result.ok ? "ok" : `error ${result.error}`} pulled [${result.pulled}] pushed [${result.pushed}] deletedLocal [${result.deletedLocal}] deletedHosted [${result.deletedHosted}] failed [${result.failed.map((f) => f.path)}]`);
+        log.push(`${d.name} passes: ${result.ok ? "ok" : `error ${result.error}`} pulled [${result.pulled}] pushed [${result.pushed}] deletedLocal [${result.deletedLocal}] deletedHosted [${result.deletedHosted}] failed [${result.failed.map((f) => f.path)}] refused ${JSON.stringify(result.refused)}`);
         const hostedNow = emu.files(id);
         for (const path of result.deletedLocal) {
           assert.ok(!(path in hostedNow) || !hostedBefore.has(path), why(`${d.name} deleted ${path} here while the hosted store holds it`));
@@ -202,6 +202,9 @@ async function runSequence(seed) {
           assert.ok(!d.expired.has(path), why(`${d.name}'s expiry of ${path} became a hosted delete`));
         }
         const local = await localFiles(d.memory);
+        // A path a pass saw live here (written again, or news pulled back) is no longer an
+        // expiry of this device; one written and deleted between passes never was live to it.
+        if (result.ok) for (const path of [...localBefore, ...Object.keys(local)]) d.expired.delete(path);
         for (const path of result.pulled) {
           assert.ok(hostedTexts.has(local[path]), why(`${d.name} pulled a text the hosted store never held at ${path}: ${JSON.stringify(local[path])}`));
         }
@@ -210,8 +213,6 @@ async function runSequence(seed) {
       for (const dev of devices) {
         const live = await localFiles(dev.memory);
         for (const t of Object.values(live)) if (typeof t === "string") dev.held.add(t);
-        // Live here again (restored, written, or news pulled): no longer an expiry of this device.
-        for (const path of Object.keys(live)) dev.expired.delete(path);
         const texts = await textsOf(dev.memory);
         for (const t of dev.held) assert.ok(texts.has(t), why(`${dev.name} lost ${JSON.stringify(t)}`));
       }

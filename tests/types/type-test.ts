@@ -10,7 +10,7 @@ import type * as CodeAnthropic from "#implementation/anthropic.js";
 import type * as DeclaredAiSdk from "../../src/js/ai-sdk.js";
 import type * as CodeAiSdk from "#implementation/ai-sdk.js";
 import type { LIMIT_NAMES, MOUNT_OPTION_NAMES, OPTION_NAMES } from "../../src/js/options.js";
-import type { FIELD_NAMES, LIMIT_ALIASES } from "../../src/js/memory-stores.js";
+import type { FIELD_NAMES, STORE_LIMIT_NAMES } from "../../src/js/memory-stores.js";
 
 import { both, identity, same, type Drift, type MembersWithAny, type Statics } from "./drift.js";
 
@@ -71,7 +71,7 @@ same<(typeof OPTION_NAMES)[number], keyof Declared.MemoryToolOptions>(both);
 same<(typeof MOUNT_OPTION_NAMES)[number], keyof Declared.MountOptions>(both);
 same<(typeof LIMIT_NAMES)[number], keyof NonNullable<Declared.MemoryToolOptions["limits"]>>(both);
 same<(typeof FIELD_NAMES)[number], keyof Declared.CreateStoreParams>(both);
-same<keyof typeof LIMIT_ALIASES, keyof Declared.MemoryStoreLimitsInput>(both);
+same<(typeof STORE_LIMIT_NAMES)[number], keyof Declared.MemoryStoreLimitsInput>(both);
 
 // With the DOM lib, `exportBlob` resolves to the platform's Blob (a download or an upload takes it).
 export const exportsABlob: (memory: Declared.MemoryTool) => Promise<Blob> = (memory) => memory.exportBlob();

@@ -1,6 +1,7 @@
 // A page bundled by esbuild (default browser platform) with the .wasm as a file asset, handed to
-// the package through the `wasm` option. It writes a note on the first load and reads it on every
-// load, so a reload shows that IndexedDB kept it.
+// the package through the `wasm` option, resolved against the bundle's own URL (docs/BUNDLERS.md),
+// so the page loading it may be anywhere. It writes a note on the first load and reads it on
+// every load, so a reload shows that IndexedDB kept it.
 import { MemoryTool } from "memory-tool-wasm";
 import wasm from "memory-tool-wasm/wasm";
 
@@ -10,7 +11,7 @@ const report = (value) => {
 };
 
 try {
-  const memory = await MemoryTool.open({ wasm, store: "esbuild-consumer" });
+  const memory = await MemoryTool.open({ wasm: new URL(wasm, import.meta.url), store: "esbuild-consumer" });
   const before = await memory.execute({ command: "view", path: "/memories/note.md" });
   if (before.isError) {
     await memory.execute({ command: "create", path: "/memories/note.md", file_text: "kept across reloads\n" });
