@@ -11,3 +11,4 @@ pub(crate) mod record;
 pub(crate) mod secrets;
 pub(crate) mod store;
 pub(crate) mod time;
+pub(crate) mod uneven;
