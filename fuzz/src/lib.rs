@@ -266,7 +266,11 @@ pub fn spec_uneven(c: char) -> bool {
                 }
             }
         }
-        Ucd { v15: age("15.0"), v16, parts }
+        Ucd {
+            v15: age("15.0"),
+            v16,
+            parts,
+        }
     });
     let u = c as u32;
     if u < 0x80 {
