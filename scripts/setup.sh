@@ -4,8 +4,13 @@
 # a second. Expects Debian 12 with rustup (Rust) and Node 20 + npm already installed.
 #
 # `setup.sh --serve` (what `npm start` runs) installs only what building and serving the demo
-# need: the wasm target, wasm-pack, wasm-bindgen-cli and the npm packages; not Chromium, its
-# driver or cargo-fuzz, which only the tests use.
+# need: the wasm target, wasm-pack, wasm-bindgen-cli and the npm packages; not the browsers,
+# their drivers or cargo-fuzz, which only the tests use.
+#
+# The tests run in three engines: Debian's chromium (+ chromium-driver), firefox-esr (+
+# geckodriver, built from the crates registry: about 4 CPU-minutes, once; cargo keeps it in
+# ~/.cargo/bin) and WebKitGTK (webkit2gtk-driver's WebKitWebDriver and MiniBrowser, which need
+# an X display: xvfb).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -41,12 +46,16 @@ if [ ! -d "$(rustc --print sysroot)/lib/rustlib/$WASM_TARGET" ]; then
 fi
 
 # 2. Debian's Chromium and its WebDriver (browser tests and end-to-end tests).
+#    And Firefox ESR, WebKitGTK's WebDriver (with MiniBrowser) and Xvfb for the other engines.
 #    Never Debian's binaryen: its wasm-opt 108 writes modules that fail to load (see TOOLCHAIN).
 #    wasm-opt comes from the npm devDependency `binaryen`, via node_modules/.bin.
 missing_debs=()
 if [ "$mode" = test ]; then
   [ -x /usr/bin/chromium ] || missing_debs+=(chromium)
   [ -x /usr/bin/chromedriver ] || missing_debs+=(chromium-driver)
+  [ -x /usr/bin/firefox-esr ] || missing_debs+=(firefox-esr)
+  [ -x /usr/bin/WebKitWebDriver ] || missing_debs+=(webkit2gtk-driver)
+  { [ -x /usr/bin/Xvfb ] && [ -x /usr/bin/xvfb-run ]; } || missing_debs+=(xvfb)
 fi
 if [ ${#missing_debs[@]} -gt 0 ]; then
   sudo=()
@@ -68,6 +77,14 @@ fi
 CARGO_FUZZ_VERSION=0.13.2
 if [ "$mode" = test ] && [ "$(cargo fuzz --version 2>/dev/null || true)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
   run cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+fi
+
+# 3c. geckodriver, for the wasm-bindgen tests in Firefox (wasm-pack test --firefox speaks classic
+#     WebDriver to it). Pinned; built once (a few CPU-minutes), then found in ~/.cargo/bin.
+GECKODRIVER_VERSION=0.37.1
+gecko_said=$(geckodriver --version 2>/dev/null || true)
+if [ "$mode" = test ] && [ "${gecko_said%%$'\n'*}" != "geckodriver $GECKODRIVER_VERSION" ]; then
+  run cargo install --locked geckodriver --version "$GECKODRIVER_VERSION"
 fi
 
 # 4. wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen: wasm-pack only uses the one on PATH
@@ -114,7 +131,7 @@ fi
 if [ "$installed_anything" -eq 0 ] && [ "$mode" = serve ]; then
   log "everything present to build and serve ($WASM_TARGET, wasm-pack $WASM_PACK_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
 elif [ "$installed_anything" -eq 0 ]; then
-  log "everything present ($WASM_TARGET, chromium, chromedriver, wasm-pack $WASM_PACK_VERSION, cargo-fuzz $CARGO_FUZZ_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
+  log "everything present ($WASM_TARGET, chromium, chromedriver, firefox-esr, geckodriver $GECKODRIVER_VERSION, WebKitWebDriver, xvfb, wasm-pack $WASM_PACK_VERSION, cargo-fuzz $CARGO_FUZZ_VERSION, wasm-bindgen-cli $bindgen_version, node_modules)"
 else
   log "done"
 fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: sets up what is missing, then lint, native tests, build, browser tests of the
-# bindings, typecheck, Node tests over the built package and end-to-end tests. A failing step
+# bindings (Chromium, Firefox, WebKit), typecheck, Node tests over the built package, end-to-end
+# tests (Chromium), the cross-engine suite (Chromium, Firefox, WebKit) and the consumers. Each
+# step's time is printed as it ends and again in the summary. A failing step
 # does not stop the later ones; the script fails if any step failed and ends with a summary.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,6 +15,7 @@ last_status=0
 passed=()
 failed=()
 skipped=()
+times=()
 
 # Each step's output is also kept, so the summary can repeat the end of a failed one: a CI log
 # that shows only its last lines still says why.
@@ -27,6 +30,7 @@ step() {
   printf '\n==> [%d] %s: %s\n' "$total" "$name" "$cmd"
   bash -euo pipefail -c "$cmd" 2>&1 | tee "$logs/$(printf %02d "$total")-$name.log" || status=${PIPESTATUS[0]}
   last_status=$status
+  times+=("$(printf '%-10s %5ds  %s' "$name" $((SECONDS - start)) "$([ "$status" -eq 0 ] && echo passed || echo FAILED)")")
   if [ "$status" -eq 0 ]; then
     passed+=("$name")
     printf '==> [%d] %s: passed (%ds)\n' "$total" "$name" $((SECONDS - start))
@@ -114,6 +118,19 @@ else
   skip e2e "no test files in tests/e2e"
 fi
 
+# The package in Firefox and WebKit as well as Chromium, each driven the way it allows: the
+# commands' texts against Chromium's, tabs, reloads, bundles, storage APIs (and each taken
+# away), the sync's hand-over, the demo's first scenario (tests/engines/).
+if [ -n "$(node_test_files tests/engines)" ]; then
+  if [ "$build_ok" -eq 1 ]; then
+    step engines "node --test --test-reporter=spec --test-concurrency=1 tests/engines/"
+  else
+    not_run engines "build failed (pkg/ would be stale)"
+  fi
+else
+  skip engines "no test files in tests/engines"
+fi
+
 # The package as users get it: the declarations in a Node-only project (no DOM lib), then
 # `npm pack` installed into fresh Vite, webpack, esbuild, Node ESM and CommonJS projects, built
 # and run in headless Chromium or Node (tests/consumers/; npm's cache in tests/consumers/.cache).
@@ -124,6 +141,9 @@ else
 fi
 
 echo
+echo "test.sh: step times"
+printf '  %s\n' "${times[@]}"
+printf '  %-10s %5ds\n' total "$SECONDS"
 if [ ${#skipped[@]} -gt 0 ]; then
   echo "test.sh: SKIPPED ${#skipped[@]} step(s) with nothing to run: ${skipped[*]}"
 fi

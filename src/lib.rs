@@ -39,7 +39,7 @@ pub use model::clock::StoreClock;
 pub use model::config::Config;
 pub use model::error::{Detail, ErrorCode, ToolError};
 pub use model::input::{parse_tool_input, ToolCommand};
-pub use model::path::{tool_path, MemoryPath};
+pub use model::path::{normalises_alike, tool_path, MemoryPath};
 pub use model::record::{sha256_hex, Change, VersionRecord};
 pub use model::record::{FileRecord, HistoryCount};
 pub use model::store::{slug, StoreRecord};

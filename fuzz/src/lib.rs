@@ -160,6 +160,8 @@ pub fn spec_path(raw: &str, lone_surrogate: bool) -> Result<String, String> {
         Some("control characters are not allowed".to_string())
     } else if segments.iter().any(|s| s.chars().any(spec_invisible)) {
         Some("invisible formatting characters are not allowed".to_string())
+    } else if segments.iter().any(|s| s.chars().any(spec_uneven)) {
+        Some("characters that browsers may normalise differently are not allowed".to_string())
     } else if segments.iter().any(|s| !decoded_forms_safe(s)) {
         Some("percent-encoded '.', '/', '\\' or control characters are not allowed".to_string())
     } else if raw.len() > 1024 {
@@ -219,6 +221,65 @@ fn group(n: usize) -> String {
         .rev()
         .collect();
     groups.join(",")
+}
+
+/// docs/TOOL.md#names-every-browser-normalises-alike, from the Unicode Character Database (Age
+/// from `regex-syntax`, NFC from `unicode-normalization`), not from the core's table: a code
+/// point Unicode 16.0 leaves unassigned, or one Unicode 15.1 or 16.0 added that has a combining
+/// class, a decomposition, or a place in the decomposition of a character 16.0 assigns.
+pub fn spec_uneven(c: char) -> bool {
+    use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+    struct Ucd {
+        v15: Vec<(u32, u32)>,
+        v16: Vec<(u32, u32)>,
+        parts: std::collections::HashSet<u32>,
+    }
+    fn age(version: &str) -> Vec<(u32, u32)> {
+        use regex_syntax::hir::{Class, HirKind};
+        let hir = regex_syntax::ParserBuilder::new()
+            .build()
+            .parse(&format!(r"\p{{Age={version}}}"))
+            .expect("Age parses");
+        match hir.kind() {
+            HirKind::Class(Class::Unicode(class)) => class
+                .ranges()
+                .iter()
+                .map(|r| (r.start() as u32, r.end() as u32))
+                .collect(),
+            _ => unreachable!("a class"),
+        }
+    }
+    fn holds(ranges: &[(u32, u32)], c: u32) -> bool {
+        let at = ranges.partition_point(|&(_, to)| to < c);
+        ranges.get(at).is_some_and(|&(from, _)| from <= c)
+    }
+    static UCD: std::sync::OnceLock<Ucd> = std::sync::OnceLock::new();
+    let ucd = UCD.get_or_init(|| {
+        let v16 = age("16.0");
+        let mut parts = std::collections::HashSet::new();
+        for d in (0..=0x10_ffffu32).filter_map(char::from_u32) {
+            if holds(&v16, d as u32) {
+                let mut own = Vec::new();
+                decompose_canonical(d, |p| own.push(p));
+                if own != [d] {
+                    parts.extend(own.iter().map(|&p| p as u32));
+                }
+            }
+        }
+        Ucd {
+            v15: age("15.0"),
+            v16,
+            parts,
+        }
+    });
+    let u = c as u32;
+    if u < 0x80 {
+        return false;
+    }
+    let mut own = Vec::new();
+    decompose_canonical(c, |p| own.push(p));
+    let changeable = canonical_combining_class(c) > 0 || own != [c] || ucd.parts.contains(&u);
+    !holds(&ucd.v16, u) || (!holds(&ucd.v15, u) && changeable)
 }
 
 /// docs/TOOL.md#path-rules: C0, DEL and C1 controls, and the line and paragraph separators.

@@ -63,6 +63,11 @@ pub(crate) const PATH_BACKSLASH: &str = "backslashes are not allowed";
 /// Reason. (docs/TOOL.md#path-rules)
 pub(crate) const PATH_CONTROL: &str = "control characters are not allowed";
 
+/// Reason: a character some JS engine's Unicode does not know and NFC could change, so
+/// engines could store the name under different keys (src/model/uneven.rs). (docs/TOOL.md#path-rules)
+pub(crate) const PATH_UNEVEN: &str =
+    "characters that browsers may normalise differently are not allowed";
+
 /// Reason. (docs/TOOL.md#path-rules)
 pub(crate) const PATH_INVISIBLE: &str = "invisible formatting characters are not allowed";
 

@@ -467,6 +467,12 @@ export interface MemoriesApi {
   expire(options?: ExpireOptions): Promise<ExpireResult>;
 }
 
+/** Options of `persist`. */
+export interface PersistOptions {
+  /** How long to wait for the browser's answer, in milliseconds (0 to 2,147,483,647; default 10,000). */
+  timeoutMs?: number;
+}
+
 /** What `usage` resolves to. */
 export interface StorageUsage {
   /** The store's memories and the bytes of their current contents (history not included). */
@@ -803,10 +809,14 @@ export class MemoryTool {
   usage(options?: StoreOption): Promise<StorageUsage>;
   /**
    * Asks the browser to keep this origin's storage under pressure instead of evicting it
-   * (`navigator.storage.persist()`); resolves with whether it is persisted (false where the
-   * API is missing). Browsers may grant it silently, prompt, or refuse.
+   * (`navigator.storage.persist()`), and settles within a bound whatever the browser does.
+   * Browsers may grant it silently, prompt, or refuse. Resolves with `true` when the origin is
+   * persisted (granted now or before), `false` when the browser refused or has no Storage API
+   * (as in WebKitGTK), and `null` when it has not answered within `timeoutMs` (default 10,000
+   * ms): Firefox asks the person with a prompt and waits, for ever if nobody answers. The
+   * request then stays open and may still be granted: `usage().persisted` says so later.
    */
-  persist(): Promise<boolean>;
+  persist(options?: PersistOptions): Promise<boolean | null>;
   /**
    * Finds what in a store cannot be read (malformed records, missing contents), reading no
    * content; changes nothing (docs/TOOL.md#damaged-records).

@@ -69,6 +69,9 @@ const OPENING = Symbol("MemoryTool.open");
  * model's mistakes; host calls (`writeFile`, `memories.list`) throw `MemoryToolError`s with a
  * stable `code`.
  */
+/** How long `persist()` waits for the browser's answer by default (docs/RELIABILITY.md#engines). */
+const PERSIST_TIMEOUT_MS = 10_000;
+
 export class MemoryTool {
   /** @type {Engine} */
   #engine;
@@ -504,17 +507,44 @@ export class MemoryTool {
   }
 
   /**
-   * Asks the browser to persist this origin's storage; resolves with whether it is persisted.
-   * @returns {Promise<boolean>}
+   * Asks the browser to keep this origin's storage under pressure instead of evicting it
+   * (`navigator.storage.persist()`), and settles within a bound whatever the browser does.
+   * Resolves with `true` when the origin is persisted (granted now or before), `false` when the
+   * browser refused or has no Storage API (`navigator.storage`, as in WebKitGTK), and `null`
+   * when the browser has not answered within `timeoutMs` (default 10,000 ms): Firefox asks the
+   * person with a prompt and waits, for ever if nobody answers. The request then stays open in
+   * the browser and may still be granted: `usage().persisted` says so later.
+   * @param {{ timeoutMs?: number }} [options] `timeoutMs`: how long to wait for the browser's
+   *   answer, in milliseconds (0 to 2,147,483,647; 0 resolves `null` unless the answer is
+   *   already there)
+   * @returns {Promise<boolean | null>}
    */
-  async persist() {
+  async persist(options) {
     this.#checkOpen();
+    const { timeoutMs = PERSIST_TIMEOUT_MS, ...rest } = optionsArg("persist", options);
+    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "persist: the only option is timeoutMs.");
+    if (typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > 2 ** 31 - 1) {
+      throw new MemoryToolError("INVALID_INPUT", "persist: `timeoutMs` must be a whole number of milliseconds from 0 to 2,147,483,647.");
+    }
     const manager = /** @type {any} */ (globalThis).navigator?.storage;
     if (typeof manager?.persist !== "function") return false;
+    /** @type {Promise<boolean>} */
+    let answer;
     try {
-      return Boolean(await manager.persist());
+      answer = Promise.resolve(manager.persist()).then(Boolean, () => false);
     } catch {
       return false;
+    }
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    /** @type {Promise<null>} */
+    const noAnswer = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(null), timeoutMs);
+    });
+    try {
+      return await Promise.race([answer, noAnswer]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -12,3 +12,4 @@ pub(crate) mod record;
 pub(crate) mod secrets;
 pub(crate) mod store;
 pub(crate) mod time;
+pub(crate) mod uneven;

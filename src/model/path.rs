@@ -8,6 +8,7 @@ use crate::format::render::echo;
 use crate::format::render::{cat, fill, group};
 use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
+use crate::model::uneven;
 
 /// Where the tool mounts the store.
 pub(crate) const MOUNT: &str = "/memories";
@@ -219,13 +220,50 @@ pub(crate) fn nfc(s: &str) -> String {
     }
 }
 
-/// `s` in Unicode NFC, by the JS engine (a pure call: nothing re-enters the core).
+/// `s` in Unicode NFC, by the JS engine (a pure call: nothing re-enters the core). Names that
+/// pass the path rules hold no character engines normalise differently
+/// ([`normalised_unevenly`]), so every engine gives them the spelling the tables give.
 #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub(crate) fn nfc(s: &str) -> String {
     if s.is_ascii() {
         return s.to_string();
     }
     String::from(js_sys::JsString::from(s).normalize("NFC"))
+}
+
+/// Whether `c` is a character JavaScript engines may normalise differently
+/// (docs/TOOL.md#path-rules): one of [`uneven::UNEVEN`] anywhere; in the package's module also,
+/// when the engine's Unicode is older than 15.0, a mark added since that it does not know.
+pub(crate) fn normalised_unevenly(c: char) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
+    #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
+    if uneven::unknown_to(engine_unicode(), c) {
+        return true;
+    }
+    uneven::uneven(c)
+}
+
+/// Whether every JS engine (and the native tables) gives `name` one NFC spelling: it holds no
+/// character [`normalised_unevenly`]. What the path rules require of every segment.
+pub fn normalises_alike(name: &str) -> bool {
+    !name.chars().any(normalised_unevenly)
+}
+
+/// The Unicode version this engine's `normalize` follows (`150` for 15.0), probed once.
+#[cfg(all(target_arch = "wasm32", feature = "wasm"))]
+fn engine_unicode() -> u8 {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    static PROBED: AtomicU8 = AtomicU8::new(0);
+    let known = PROBED.load(Ordering::Relaxed);
+    if known != 0 {
+        return known;
+    }
+    let version =
+        uneven::engine_version(|s| String::from(js_sys::JsString::from(s).normalize("NFC")));
+    PROBED.store(version, Ordering::Relaxed);
+    version
 }
 
 enum SegmentProblem {
@@ -257,6 +295,9 @@ fn check_segments(
     }
     if segments.iter().any(|s| s.chars().any(is_invisible)) {
         return invalid(texts::PATH_INVISIBLE);
+    }
+    if segments.iter().any(|s| s.chars().any(normalised_unevenly)) {
+        return invalid(texts::PATH_UNEVEN);
     }
     if segments.iter().any(|s| hides_separator(s)) {
         return invalid(texts::PATH_PERCENT);
@@ -349,6 +390,9 @@ mod tests {
         assert_eq!(err("/memories/%c0%ae"), "ok /%c0%ae");
         assert_eq!(err("/memories/cafe\u{301}.md"), "ok /café.md");
         assert_eq!(err("/memories/a\u{200d}b"), "ok /a\u{200d}b");
+        // Characters every engine normalises alike: a 16.0 emoji, a 15.0 mark reordered.
+        assert_eq!(err("/memories/\u{1FAE9}"), "ok /\u{1FAE9}");
+        assert_eq!(err("/memories/a\u{10EFD}\u{334}"), "ok /a\u{334}\u{10EFD}");
     }
 
     #[test]
@@ -371,6 +415,10 @@ mod tests {
             ("/memories/\u{e0041}", "Error: Invalid path /memories/\\u{E0041}: invisible formatting characters are not allowed"),
             ("/memories/%2e%2e", "Error: Invalid path /memories/%2e%2e: percent-encoded '.', '/', '\\' or control characters are not allowed"),
             ("/memories/%252E%252e", "Error: Invalid path /memories/%252E%252e: percent-encoded '.', '/', '\\' or control characters are not allowed"),
+            ("/memories/\u{105D2}\u{307}.md", "Error: Invalid path /memories/\u{105D2}\u{307}.md: characters that browsers may normalise differently are not allowed"),
+            ("/memories/a\u{378}", "Error: Invalid path /memories/a\u{378}: characters that browsers may normalise differently are not allowed"),
+            ("/memories/a\u{200b}\u{105C9}", "Error: Invalid path /memories/a\\u{200B}\u{105C9}: invisible formatting characters are not allowed"),
+            ("/memories/\u{105C9}%2e%2e", "Error: Invalid path /memories/\u{105C9}%2e%2e: characters that browsers may normalise differently are not allowed"),
             ("/memories/a%2fb", "Error: Invalid path /memories/a%2fb: percent-encoded '.', '/', '\\' or control characters are not allowed"),
             ("/memories/a%5C", "Error: Invalid path /memories/a%5C: percent-encoded '.', '/', '\\' or control characters are not allowed"),
             ("/memories/a%00", "Error: Invalid path /memories/a%00: percent-encoded '.', '/', '\\' or control characters are not allowed"),

@@ -2,7 +2,7 @@
 
 use crate::format::json::{Json, ObjectWriter};
 use crate::model::lowercase::lowercase;
-use crate::model::path::nfc;
+use crate::model::path::{nfc, normalised_unevenly};
 use crate::model::time::{parse_rfc3339, rfc3339};
 
 /// The longest slug, in bytes of UTF-8: the longest file name common file systems allow, and
@@ -12,7 +12,8 @@ pub(crate) const MAX_SLUG_BYTES: usize = 255;
 /// A store's mount slug, its folder under `/memories` (docs/TOOL.md#stores-and-slugs): the name
 /// in NFC, lowercased character by character (Σ is always σ); letters and digits of every
 /// script are kept, and so are combining marks right after a kept character; each run of other
-/// characters becomes one `-`; no `-` leads or trails; cut to 255 bytes at a character.
+/// characters (those the path rules refuse as normalised differently by some browsers among
+/// them) becomes one `-`; no `-` leads or trails; cut to 255 bytes at a character.
 /// "Demo Memory" → `demo-memory`, "Café Ideas" → `café-ideas`, "笔记 2026" → `笔记-2026`.
 ///
 /// A slug is in NFC, is a valid path segment (no `/`, `\`, control or invisible character, never
@@ -23,7 +24,7 @@ pub fn slug(name: &str) -> String {
     // 5.7 KB (gzipped) of tables for one Greek letter's end-of-word form; and by `lowercase`,
     // `char::to_lowercase` from a smaller table. Lowercasing can leave a string that is not NFC:
     // normalise again before filtering.
-    let lower: String = nfc(name).chars().flat_map(lowercase).collect();
+    let lower: String = nfc(&evenly(name)).chars().flat_map(lowercase).collect();
     let lower = nfc(&lower);
     let mut out = String::with_capacity(lower.len().min(MAX_SLUG_BYTES));
     // Whether the character before was kept: a mark is kept only on a kept character, so
@@ -48,6 +49,34 @@ pub fn slug(name: &str) -> String {
     }
     if out.ends_with('-') {
         out.pop();
+    }
+    out
+}
+
+/// `name` with each character and the marks after it made a space when one of them is a
+/// character engines may normalise differently (docs/TOOL.md#path-rules): taken out before
+/// normalising, whole, so every engine makes one slug of a name, and canonically equivalent
+/// names (which differ only in the order of such marks, or in composing them) make one slug.
+fn evenly(name: &str) -> String {
+    if !name.chars().any(normalised_unevenly) {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(first) = chars.next() {
+        let mut cluster = vec![first];
+        while let Some(&next) = chars.peek() {
+            if !is_mark(next) {
+                break;
+            }
+            cluster.push(next);
+            chars.next();
+        }
+        if cluster.iter().any(|&c| normalised_unevenly(c)) {
+            out.push(' ');
+        } else {
+            out.extend(cluster);
+        }
     }
     out
 }
@@ -216,6 +245,12 @@ mod tests {
             ("\u{301}a", "a"),
             ("***", ""),
             ("already-a-slug", "already-a-slug"),
+            // Todhri (Unicode 16.0), which not every engine normalises: an other character.
+            ("x\u{105D2}\u{307}y", "x-y"),
+            ("x\u{105C9}y", "x-y"),
+            // A 16.0 mark takes the character it follows with it, in either order.
+            ("ab\u{1ACF}\u{5B0}c", "a-c"),
+            ("ab\u{5B0}\u{1ACF}c", "a-c"),
         ];
         for (name, want) in cases {
             assert_eq!(slug(name), want, "{name:?}");
