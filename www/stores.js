@@ -17,7 +17,8 @@ export const MAX_MOUNTS = 8;
 
 /**
  * The demo's expiry: memories neither viewed nor changed for this many days are deleted, as a
- * version by `{ type: "expiry" }`, restorable from their history (docs/TOOL.md#last-use-and-expiry).
+ * version by `{ type: "expiry" }`, restorable from their history for the retention period from
+ * then (docs/TOOL.md#retention).
  * Every store the demo opens to write has it; archived (read-only) stores never expire.
  */
 export const EXPIRE_AFTER_DAYS = 30;

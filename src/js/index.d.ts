@@ -310,17 +310,20 @@ export interface MemoryToolOptions {
   /** Let `create` overwrite an existing file instead of answering an error. Default false. */
   createOverwrites?: boolean;
   /**
-   * How long versions are kept, in days (fractions allowed). Default 30. Older versions are
-   * pruned when the store opens with `"read_write"` access (open does not wait for it; the
-   * store's later transactions run after it) and on `versions.prune()`; the head of a live
-   * memory is always kept.
+   * How long a text that stopped being live (edited, renamed or deleted, by anyone or
+   * anything) stays restorable, in days from then (fractions allowed). Default 30. Versions
+   * past it are pruned when the store opens with `"read_write"` access, on the store's trusted
+   * clock (open does not wait for it; the store's later transactions run after it), and on
+   * `versions.prune()`; the head of a live memory and a kept version within the period are
+   * always kept (docs/TOOL.md#retention).
    */
   retentionDays?: number;
   /**
    * Off by default. Memories neither viewed nor changed for this many whole days (1 to
    * 36,500) are deleted as a normal version (`created_by: { type: "expiry" }`), so they stay
-   * restorable from the history until retention: in the background after the tool's first
-   * command (never delaying it), and on `memories.expire()`. Never in read-only mounts or
+   * restorable for `retentionDays` from then: in the background after the tool's first
+   * command (never delaying it, on the date an earlier open also saw, in two steps that keep
+   * whatever was used between them), and on `memories.expire()`. Never in read-only mounts or
    * archived stores. Last use is kept to a day's precision (docs/TOOL.md#last-use-and-expiry).
    */
   expireAfterDays?: number;
@@ -553,6 +556,12 @@ export interface MemoryVersion {
   created_at: Rfc3339;
   created_by: VersionActor | null;
   redacted_at: Rfc3339 | null;
+  /**
+   * When a sync conflict set this text aside, a restore brought it back, or
+   * `memories.update({ keep_version_id })` kept it: the history budget never takes it, and it
+   * stays restorable for `retentionDays` from then (docs/TOOL.md#retention). Absent otherwise.
+   */
+  kept_at?: Rfc3339;
   /** `versions.get` only: the text (null for bytes that are not UTF-8: see `content_base64`). */
   content?: string | null;
   content_base64?: string;

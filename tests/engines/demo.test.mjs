@@ -14,8 +14,8 @@ import { eachEngine } from "./lib.mjs";
 const DEMO = {
   /** The page, with the recorded model answering at once. */
   url: "/www/?replayDelay=0",
-  /** The button that sends the composer's message (the recorded scenario's first one). */
-  send: "#agent-send",
+  /** The button that plays the recording's next message (offline, the recorded scenario's first one). */
+  send: "#agent-play",
   /** Files the store tree shows (each with data-path). */
   treeFile: '#tree [data-testid="tree-file"]',
   /** The line that says how a run ended. */
@@ -42,7 +42,7 @@ eachEngine("the demo", (env) => {
       const state = document.documentElement.dataset.state;
       if (state !== "ready") return { state, notice: document.querySelector("#notice-text")?.textContent ?? "" };
       const send = /** @type {HTMLButtonElement} */ (document.querySelector(DEMO.send));
-      await until(() => send && !send.disabled, "the send button never became enabled");
+      await until(() => send && !send.disabled, "the play button never became enabled");
       const before = document.querySelectorAll(DEMO.treeFile).length;
       send.click();
       await until(() => document.querySelectorAll(DEMO.treeFile).length > before, "no memory file appeared in the tree");

@@ -142,23 +142,28 @@ export function mountOverview({ root, openMemory, changes }) {
 
   /** Asks the browser to keep the site's data (`persist()`), and says what it answered. @param {import("memory-tool-wasm").MemoryTool} memory */
   async function keepData(memory) {
+    /** @type {boolean | null} */
     let granted = false;
     try {
+      // null: the browser has not answered within persist()'s bound (Firefox asks with a prompt).
       granted = await memory.persist();
     } catch (error) {
       persistAnswer = `The browser could not be asked: ${describeError(error)}`;
       await refresh();
       return;
     }
-    persistAnswer = granted
-      ? "The browser agreed to keep it."
-      : "The browser said no for now: browsers grant this to sites you use often, bookmark, or install.";
+    persistAnswer =
+      granted === true
+        ? "The browser agreed to keep it."
+        : granted === null
+          ? "Your browser has not answered yet: it may be asking you (look for its prompt near the address bar). Until it says yes, the data is not kept for good."
+          : "The browser said no for now: browsers grant this to sites you use often, bookmark, or install.";
     await refresh();
     /** @type {HTMLElement | null} */ (site.querySelector('[data-testid="keep-my-data"]') ?? root.querySelector("summary"))?.focus();
   }
 
   /**
-   * Checks a store (`check()`: reads no content) and shows what is damaged.
+   * Checks a store (`check()`: hashes every content, a page at a time) and shows what is damaged.
    * @param {import("memory-tool-wasm").MemoryTool} memory @param {string} store
    */
   async function check(memory, store) {
@@ -179,7 +184,8 @@ export function mountOverview({ root, openMemory, changes }) {
   async function repair(memory, f, count) {
     const question =
       `Repair “${f.name}”? ${count} damaged memor${count === 1 ? "y is" : "ies are"} taken out: a record that cannot be read is removed, ` +
-      "and a memory whose content is missing is deleted (its history keeps its older versions). Nothing else changes.";
+      "a memory whose content is missing is deleted (its history keeps its older versions), " +
+      "and a text changed outside this page is kept as it is now, as a new version. Nothing else changes.";
     if (!window.confirm(question)) return;
     try {
       const result = await memory.repair({ store: f.store });
@@ -191,6 +197,20 @@ export function mountOverview({ root, openMemory, changes }) {
     }
     focusCheck = f.store;
     await refresh();
+  }
+
+  /**
+   * What a repair did, in words: what it took out, and what it kept as it is now.
+   * @param {import("memory-tool-wasm").CheckResult["damaged"]} damaged
+   */
+  function repairedWords(damaged) {
+    const out = damaged.filter((d) => d.action !== "kept");
+    const kept = damaged.filter((d) => d.action === "kept");
+    const names = (/** @type {typeof damaged} */ list) => list.map((d) => toToolPath(d.path)).join(", ");
+    const parts = [];
+    if (out.length > 0) parts.push(`${out.length} damaged memor${out.length === 1 ? "y was" : "ies were"} taken out (${names(out)})`);
+    if (kept.length > 0) parts.push(`${kept.length} changed outside this page ${kept.length === 1 ? "was" : "were"} kept as ${kept.length === 1 ? "it is" : "they are"} now, as a new version (${names(kept)})`);
+    return `Repaired: ${parts.join("; ")}.`;
   }
 
   /**
@@ -207,7 +227,7 @@ export function mountOverview({ root, openMemory, changes }) {
       return el(
         "p",
         { className: "meta", dataset: { testid: "check-result", state: "repaired" } },
-        n === 0 ? "Repaired: nothing was damaged." : `Repaired: ${n} damaged memor${n === 1 ? "y was" : "ies were"} taken out (${result.damaged.map((d) => toToolPath(d.path)).join(", ")}).`,
+        n === 0 ? "Repaired: nothing was damaged." : repairedWords(result.damaged),
       );
     }
     if (result.damaged.length === 0) {
@@ -226,7 +246,11 @@ export function mountOverview({ root, openMemory, changes }) {
             "li",
             { dataset: { testid: "damaged", path: toToolPath(d.path), problem: d.problem } },
             el("code", {}, toToolPath(d.path)),
-            d.problem === "content" ? ": its content is missing from storage" : ": its stored record cannot be read",
+            d.problem === "content"
+              ? ": its content is missing from storage"
+              : d.problem === "sha256"
+                ? ": its content was changed outside this page (it no longer matches its hash); repair keeps it as it is, as a new version"
+                : ": its stored record cannot be read",
           ),
         ),
       ),
