@@ -1,7 +1,7 @@
 // The floor each command is measured against: a hand-written IndexedDB transaction, in the page,
 // with no wasm and no adapter, issuing the same requests as the package does for that command
-// over the same schema (src/js/indexeddb-schema.js, version 4: `files` by path with unique index
-// `id`, `contents` by content key, `versions` by id with indexes `memory` and `content`,
+// over the same schema (src/js/indexeddb-schema.js, version 5: `files` by path with unique index
+// `id`, `contents` by content key (`{path}\0{version id}` for a head's bytes), `versions` by id with indexes `memory` and `content`,
 // `listing` by `{path}\0{size}` key, `meta` with the store's metadata record under "store"):
 // the same reads in the same rounds (a round's requests in parallel, the next round once they
 // have all answered), then the same writes of records of the same shape and the same bytes, in
@@ -16,12 +16,13 @@
 // `StoreHandle.transaction` does.
 //
 // What the package reads, per command (`node bench/request-trace.mjs` prints it; round by round):
-//   view file         files.get(p)                   | contents.get(record.content)
+//   view file         files.get(p), contents.openCursor([p\0, p\x01), "prev")  (one round: the
+//                     head's bytes by the file key; a head a rename moved: | contents.get)
 //   view directory    files.get(d) | listing.getAllKeys([d/, d0))  (view /memories: ["/", "0"),
 //                     one round)
 //   create            files.get(p), files.get(a) for each directory a on the way,
 //                     files.getKey([p/, p0)), meta.get       | writes
-//   str_replace,      files.get(p), meta.get | contents.get(record.content) | writes
+//   str_replace,      files.get(p), meta.get, contents.openCursor([p\0, p\x01), "prev") | writes
 //   insert            (the history budget: the record's count, within budget, so no
 //                     versions.memory.getAll)
 //   rename directory  files.get(d), files.get(e), files.getAll([d/, d0)), meta.get,
@@ -98,15 +99,20 @@ export function below(path) {
 }
 
 /**
- * view of a file: its record, then the content it names.
+ * The key range of the contents of the heads written at `path`: `[path\0, path\x01)`.
+ * @param {string} path
+ */
+export function headRange(path) {
+  return IDBKeyRange.bound(`${path}\u0000`, `${path}\u0001`, false, true);
+}
+
+/**
+ * view of a file: its record and its head's bytes by the file key, in one round.
  * @param {Env} env
  * @param {string} path store path (`/doc.md`)
  */
 export function viewFile(env, path) {
-  return transaction(env, "readonly", [
-    ({ files }) => [files.get(path)],
-    ({ contents }, [record]) => [contents.get(record.content)],
-  ]);
+  return transaction(env, "readonly", [({ files, contents }) => [files.get(path), contents.openCursor(headRange(path), "prev")]]);
 }
 
 /**
@@ -177,9 +183,9 @@ export function create(env, { record, version, bytes }) {
 }
 
 /**
- * str_replace or insert: the record (with its history count) and the metadata record, then
- * the old content, then the new content, record, listing key (when the size changed), version
- * and metadata.
+ * str_replace or insert: the record (with its history count), the metadata record and the
+ * head's bytes by the file key, then the new content, record, listing key (when the size
+ * changed), version and metadata.
  * @param {Env} env
  * @param {{ record: Record<string, any>, version: Record<string, any>, bytes: Uint8Array }} write
  */
@@ -187,12 +193,9 @@ export function edit(env, { record, version, bytes }) {
   /** @type {any} */ let old;
   /** @type {any} */ let storeMeta;
   return transaction(env, "readwrite", [
-    ({ files, meta }) => [files.get(record.path), meta.get(META_KEY)],
-    ({ contents }, first) => {
+    ({ files, meta, contents }) => [files.get(record.path), meta.get(META_KEY), contents.openCursor(headRange(record.path), "prev")],
+    ({ files, contents, versions, listing, meta }, first) => {
       [old, storeMeta] = first;
-      return [contents.get(old.content)];
-    },
-    ({ files, contents, versions, listing, meta }) => {
       contents.put(bytes, record.content);
       files.put(record);
       // The package changes the listing key only when the size changed.

@@ -157,6 +157,16 @@ impl MemStore {
             Read::Count => Answer::Count(self.files.len() as u64),
             Read::Archived => Answer::HasChildren(self.archived),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
+            Read::HeadContent(path) => {
+                let prefix = crate::format::render::cat(&[path, "\0"]);
+                Answer::Head(
+                    self.contents
+                        .iter()
+                        .filter(|(k, _)| k.starts_with(prefix.as_str()))
+                        .max_by(|a, b| a.0.cmp(b.0))
+                        .map(|(k, v)| (k.clone(), v.clone())),
+                )
+            }
             Read::FileById(id) => Answer::File(self.files.values().find(|r| &r.id == id).cloned()),
             Read::Version(id) => Answer::Version(self.versions.get(id).cloned()),
             Read::VersionsDesc {

@@ -304,6 +304,14 @@ impl Task {
         self.inner.supply(index, Answer::Content(bytes));
     }
 
+    /// Answers a `headContent` read with the key found and its bytes (both `undefined` when
+    /// none was found).
+    #[wasm_bindgen(js_name = supplyHead)]
+    pub fn supply_head(&mut self, index: usize, key: Option<String>, bytes: Option<Vec<u8>>) {
+        let found = key.zip(bytes);
+        self.inner.supply(index, Answer::Head(found));
+    }
+
     /// The content a `policy` read asks about: the bytes about to be written.
     #[wasm_bindgen(js_name = readBytes)]
     pub fn read_bytes(&self, index: usize) -> Result<Vec<u8>, JsValue> {

@@ -414,7 +414,10 @@ fn a_counted_memory_at_its_budget_reads_its_history_and_is_pruned_as_before() {
             store.last.history, 0,
             "edit {i}: within budget by its count"
         );
-        assert_eq!(store.last.rounds, 2, "edit {i}: the record, then its bytes");
+        assert_eq!(
+            store.last.rounds, 1,
+            "edit {i}: the record and its bytes (found by its key) in one round"
+        );
     }
     for i in 3..=6 {
         exec(
@@ -424,10 +427,10 @@ fn a_counted_memory_at_its_budget_reads_its_history_and_is_pruned_as_before() {
                 i - 1
             ),
         );
-        // At the budget: the count says one more would not fit, so the history is read (in the
-        // round of the bytes: the record, then the bytes and the history, then whether the
-        // pruned version's bytes are held elsewhere) and the oldest version pruned; the count
-        // is then exact again (three versions).
+        // At the budget: the count says one more would not fit, so the history is read (the
+        // record and its bytes, then the history, then whether the pruned version's bytes are
+        // held elsewhere) and the oldest version pruned; the count is then exact again (three
+        // versions).
         assert_eq!(store.last.history, 1, "edit {i}");
         assert_eq!(store.last.rounds, 3, "edit {i}");
         let file = store.files.get("/a.md").cloned();

@@ -20,7 +20,13 @@ fn load_text<'s>(
     snap: &'s Snapshot,
     missing: String,
 ) -> Result<(&'s FileRecord, &'s str), Stop> {
-    snap.need(vec![Read::File(path.key().into()), clock_read()])?;
+    // The head's bytes by the file key, with the record: one round for most edits
+    // (`Read::HeadContent`).
+    snap.need(vec![
+        Read::File(path.key().into()),
+        Read::HeadContent(path.key().into()),
+        clock_read(),
+    ])?;
     let Some(record) = snap.file(path.key()) else {
         return Err(fail(ErrorCode::NotFound, missing));
     };

@@ -9,7 +9,9 @@ use crate::format::sort::sorted_unique;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::ids::{IdSource, VersionIds};
-use crate::model::record::{sha256_hex, Change, FileRecord, HistoryCount, VersionRecord};
+use crate::model::record::{
+    content_key, sha256_hex, Change, FileRecord, HistoryCount, VersionRecord,
+};
 use crate::protocol::Prehashed;
 use crate::protocol::{Read, Snapshot, Stop, Write};
 use std::collections::HashSet;
@@ -593,14 +595,15 @@ impl<'c> History<'c> {
         let created_by = self.created_by();
         let (content, size, sha256) = match bytes {
             Hashed::New(b, sha) => {
+                let key = content_key(path, &version_id);
                 self.writes.push(Write::PutContent {
-                    id: version_id.clone(),
+                    id: key.clone(),
                     bytes: b.to_vec(),
                 });
                 let sha = sha
                     .or_else(|| self.prehashed.as_ref().and_then(|p| p.of(b)))
                     .unwrap_or_else(|| sha256_hex(b));
-                (version_id.clone(), b.len() as u64, sha)
+                (key, b.len() as u64, sha)
             }
             Hashed::Stored { key, size, sha256 } => (key.to_string(), size, sha256.to_string()),
         };

@@ -35,9 +35,10 @@ pub(super) fn run(
             vec![],
         ));
     }
-    // A file first, alone: a view of a file is then one request when storage keeps the head's
-    // bytes with its record (IndexedDB does); a directory's listing costs a second round.
-    snap.need(vec![Read::File(key.into())])?;
+    // The record and, found by the file key alone, its head's bytes: a view of a file is one
+    // round (a head written before its key named its path, or one a rename moved, costs a
+    // second); a directory's listing costs a second round.
+    snap.need(vec![Read::File(key.into()), Read::HeadContent(key.into())])?;
     if let Some(record) = snap.file(key) {
         snap.need(vec![Read::Content(record.content.clone())])?;
         let bytes = snap.content(&record.content).unwrap_or_default();

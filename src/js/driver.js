@@ -398,6 +398,18 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "content":
       tx.getContent(id, (bytes) => answer(index, () => task.supplyBytes(index, bytes ?? undefined)));
       return;
+    case "headContent":
+      // A storage without it answers none: the core then reads the key the record names.
+      if (typeof tx.getHeadContent === "function") {
+        tx.getHeadContent(path, (key, bytes) =>
+          answer(index, () =>
+            bytes === undefined || typeof key !== "string"
+              ? task.supplyHead(index, undefined, undefined)
+              : task.supplyHead(index, key, bytes),
+          ),
+        );
+      } else answer(index, () => task.supplyHead(index, undefined, undefined));
+      return;
     case "fileById":
       tx.getFileById(id, (record) => json(record ?? null));
       return;

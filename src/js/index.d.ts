@@ -977,6 +977,14 @@ export interface StorageTx {
   /** The content stored under `id`, or undefined. */
   getContent(id: string, cb: (bytes: Uint8Array | undefined) => void): void;
   /**
+   * Optional: the content with the highest key among those in `[path + "\u0000", path +
+   * "\u0001")`, with that key (both undefined when there is none). The core keys a head's
+   * bytes by its file key, `\0` and its version id, and asks this in the round that reads the
+   * record, so a view or an edit is one round; it uses the bytes only when the record names
+   * that key. Without it, the core reads the key the record names in a second round.
+   */
+  getHeadContent?(path: string, cb: (key: string | undefined, bytes: Uint8Array | undefined) => void): void;
+  /**
    * Optional: up to `limit` file records in key order after path `after` (null: from the
    * first), for a storage that reads a store a page at a time (the streamed export; without
    * it, one `getSubtree("")`).

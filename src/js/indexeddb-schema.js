@@ -7,18 +7,20 @@ import { MemoryToolError, toStorageError } from "./errors.js";
 /** @typedef {import("./index.js").FileRecord} FileRecord */
 
 /** The schema version this code writes; `upgrade` brings any older database up to it. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** File records (metadata, no bytes), keyed by their `path`; unique index `id` (the memory id). */
 export const FILES = "files";
 /**
- * The field under which file records written by the package's previous release kept a copy of
- * their head's bytes. No longer written or read: the content store is the one place of a
- * text; a record that still holds a copy loses it at its next write.
+ * The field under which file records of version 4 databases may keep a copy of their head's
+ * bytes. No longer written or read: the content store is the one place of a text, and the
+ * upgrade to version 5 takes every copy out (keeping it as the content when that is missing).
  */
 export const HEAD_BYTES = "bytes";
 /**
- * File contents (`Uint8Array`), keyed out of line by their content key: the id of the version
- * that first wrote them (version 1 databases: the memory id).
+ * File contents (`Uint8Array`), keyed out of line by their content key: `{path}\0{version id}`
+ * for the bytes a head writes (version 5), so a file's bytes are found by its key in the round
+ * that reads its record (`getHeadContent`); keys written before stay valid (a version id, or a
+ * version 1 store's memory id), since a record and a version name their key.
  */
 export const CONTENTS = "contents";
 /** Version records, keyed by `id`; index `memory` on [memoryId, id], index `content`. */
@@ -184,6 +186,94 @@ function upgrade(db, tx, oldVersion) {
       measure(tx.objectStore(FILES), tx.objectStore(VERSIONS), now, (record) => meta.put(record, META_KEY));
     }
   }
+  if (oldVersion > 0 && oldVersion < 5) rekeyHeads(tx);
+}
+
+/**
+ * Version 5: each head's bytes in one place, under the key of its file. Two walks over the file
+ * records, one record in memory at a time: the first counts how many records name each content
+ * key; the second takes out every copy of a head's bytes a record holds (HEAD_BYTES; kept as the
+ * content when the content is missing) and moves the bytes of each head that alone names its
+ * key to `{path}\0{version id}`, renaming the key in the versions that name it too (the
+ * `content` index). A key two records name stays where it is (it is still valid; a view of
+ * those files costs a second round until their next write). Nothing is dropped: a record whose
+ * bytes are found nowhere keeps its key, for `check()` to report.
+ * @param {IDBTransaction} tx the upgrade transaction
+ */
+function rekeyHeads(tx) {
+  const files = tx.objectStore(FILES);
+  const contents = tx.objectStore(CONTENTS);
+  const versions = tx.objectStore(VERSIONS);
+  /** @type {Map<string, number>} */
+  const named = new Map();
+  const keyOf = (/** @type {any} */ record) => (typeof record.content === "string" ? record.content : record.id);
+  const count = files.openCursor();
+  count.onsuccess = () => {
+    const cursor = count.result;
+    if (!cursor) {
+      move();
+      return;
+    }
+    const key = keyOf(cursor.value);
+    if (typeof key === "string") named.set(key, (named.get(key) ?? 0) + 1);
+    cursor.continue();
+  };
+  const move = () => {
+    const walk = files.openCursor();
+    walk.onsuccess = () => {
+      const cursor = walk.result;
+      if (!cursor) return;
+      const record = /** @type {any} */ (cursor.value);
+      const copy = record[HEAD_BYTES];
+      delete record[HEAD_BYTES];
+      const old = keyOf(record);
+      const suffix = typeof record.version === "string" ? record.version : old;
+      const key = `${record.path}\u0000${suffix}`;
+      if (typeof old !== "string" || old.startsWith(`${record.path}\u0000`) || named.get(old) !== 1) {
+        if (copy !== undefined && typeof old === "string") keepCopy(contents, old, copy);
+        if (copy !== undefined) cursor.update(record);
+        cursor.continue();
+        return;
+      }
+      const read = contents.get(old);
+      read.onsuccess = () => {
+        const bytes = read.result ?? copy;
+        if (bytes === undefined) {
+          // Found nowhere: the record keeps its key, and `check()` reports it.
+          if (copy !== undefined) cursor.update(record);
+          cursor.continue();
+          return;
+        }
+        contents.put(bytes, key);
+        const naming = versions.index("content").openCursor(old);
+        naming.onsuccess = () => {
+          const version = naming.result;
+          if (version) {
+            version.update({ ...version.value, content: key });
+            version.continue();
+            return;
+          }
+          contents.delete(old);
+          record.content = key;
+          cursor.update(record);
+          cursor.continue();
+        };
+      };
+    };
+  };
+}
+
+/**
+ * Keeps a record's copy of its head's bytes as the content under `key` when that is missing.
+ * @param {IDBObjectStore} contents
+ * @param {string} key
+ * @param {unknown} copy
+ */
+function keepCopy(contents, key, copy) {
+  const there = contents.getKey(key);
+  there.onsuccess = () => {
+    if (there.result === undefined) contents.put(copy, key);
+  };
 }
 
 /**

@@ -139,9 +139,30 @@ export class IndexedDbTx {
   }
 
   /**
+   * The newest content whose key begins with `path` and `\0` (the keys the core gives a
+   * head's bytes), with its key: one cursor request, in the round that reads the record.
+   * @param {string} path
+   * @param {(key: string | undefined, bytes: Uint8Array | undefined) => void} cb
+   */
+  getHeadContent(path, cb) {
+    const range = this.#keyRange.bound(`${path}\u0000`, `${path}\u0001`, false, true);
+    this.#request(
+      () => this.#contents.openCursor(range, "prev"),
+      (cursor) => {
+        if (!cursor) {
+          cb(undefined, undefined);
+          return;
+        }
+        const value = cursor.value;
+        cb(String(cursor.key), value instanceof ArrayBuffer ? new Uint8Array(value) : value ?? undefined);
+      },
+    );
+  }
+
+  /**
    * The contents stored under `ids`, in their order (undefined where none). When the ids lie
-   * close together in key order (a store's contents are keyed by the version that wrote them,
-   * so the files of one directory written together, or versions oldest first, do), two
+   * close together in key order (a head's bytes are keyed by its path and version, so the
+   * files of a page of records, with their older texts beside them, do), two
    * requests: the range's keys (at most twice as many as asked, no values), then its values in
    * one `getAll`; else one `get` per id. The cost in Chromium is per request (~40 µs a `get`
    * at 10,000 reads), so a chunk of 400 contents costs 2 requests where it cost 400.

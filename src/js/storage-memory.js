@@ -64,6 +64,12 @@ class StoreData {
     this.pathById = new Map();
     /** @type {Map<string, Uint8Array>} */
     this.contents = new Map();
+    /**
+     * The content keys that begin with a file key and `\0` (the keys the core gives a head's
+     * bytes), by that file key, sorted: `getHeadContent` in constant time.
+     * @type {Map<string, string[]>}
+     */
+    this.headKeys = new Map();
     /** @type {Map<string, VersionRecord>} */
     this.versions = new Map();
     /** Keys of `versions`, sorted. @type {string[]} */
@@ -94,6 +100,7 @@ class StoreData {
     this.paths.length = 0;
     this.pathById.clear();
     this.contents.clear();
+    this.headKeys.clear();
     this.versions.clear();
     this.versionIds.length = 0;
     this.newestVersion = null;
@@ -139,8 +146,17 @@ class StoreData {
    * @param {Uint8Array | undefined} bytes the bytes to store, or undefined to delete
    */
   setContent(id, bytes) {
+    const had = this.contents.has(id);
     if (bytes === undefined) this.contents.delete(id);
     else this.contents.set(id, bytes);
+    const cut = id.indexOf("\u0000");
+    if (cut < 0 || had === (bytes !== undefined)) return;
+    const path = id.slice(0, cut);
+    const keys = this.headKeys.get(path) ?? [];
+    if (bytes === undefined) removeSorted(keys, id);
+    else insertSorted(keys, id);
+    if (keys.length === 0) this.headKeys.delete(path);
+    else this.headKeys.set(path, keys);
   }
 
   /**
@@ -345,6 +361,20 @@ class InMemoryTx {
     this.#checkActive();
     const bytes = this.#data.contents.get(id);
     cb(bytes === undefined ? undefined : bytes.slice());
+  }
+
+  /**
+   * The newest content whose key begins with `path` and `\0`, with its key (both undefined
+   * when none).
+   * @param {string} path
+   * @param {(key: string | undefined, bytes: Uint8Array | undefined) => void} cb
+   */
+  getHeadContent(path, cb) {
+    this.#checkActive();
+    const key = this.#data.headKeys.get(path)?.at(-1);
+    const bytes = key === undefined ? undefined : this.#data.contents.get(key);
+    if (key === undefined || bytes === undefined) cb(undefined, undefined);
+    else cb(key, bytes.slice());
   }
 
   /** @param {string} id @param {(record: FileRecord | null) => void} cb */

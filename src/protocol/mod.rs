@@ -31,6 +31,11 @@ pub enum Read {
     Archived,
     /// The bytes stored under a content key.
     Content(String),
+    /// The newest content whose key begins with this file key and `\0` (the content key of a
+    /// head written at that key: `model::record::content_key`), with its key: asked in the
+    /// round that reads the file's record, it brings a file's bytes without waiting for the
+    /// record to name them. The command believes it only when the record names that key.
+    HeadContent(String),
     /// The file record of a memory id (the files' `id` index).
     FileById(String),
     /// A version record by id.
@@ -86,6 +91,7 @@ impl std::hash::Hash for Read {
             | Read::Subtree(s)
             | Read::HasChildren(s)
             | Read::Content(s)
+            | Read::HeadContent(s)
             | Read::FileById(s)
             | Read::Version(s)
             | Read::VersionsBelow(s)
@@ -134,6 +140,8 @@ pub enum Answer {
     HasChildren(bool),
     Count(u64),
     Content(Option<Vec<u8>>),
+    /// The answer to `HeadContent`: the key found and its bytes, or none.
+    Head(Option<(String, Vec<u8>)>),
     Version(Option<VersionRecord>),
     Versions(Vec<VersionRecord>),
     Ids(Vec<String>),

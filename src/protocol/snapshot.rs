@@ -84,6 +84,16 @@ impl Snapshot {
 
     /// Records the host's answer to `read`.
     pub(crate) fn answer_with(&mut self, read: Read, answer: Answer) {
+        // A head's bytes found by their file key are the answer to a read of their content
+        // key: a command that then needs `Content(key)` has it, with no second round.
+        let answer = match (&read, answer) {
+            (Read::HeadContent(_), Answer::Head(Some((key, bytes)))) => {
+                self.answers
+                    .insert(Read::Content(key), Answer::Content(Some(bytes)));
+                Answer::Head(None)
+            }
+            (_, answer) => answer,
+        };
         self.answers.insert(read, answer);
     }
 

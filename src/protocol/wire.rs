@@ -28,6 +28,7 @@ impl Read {
             }
             Read::Archived => "{\"kind\":\"archived\"}".to_string(),
             Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
+            Read::HeadContent(p) => fill("{\"kind\":\"headContent\",\"path\":{}}", &[&quote(p)]),
             Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
             Read::Version(id) => fill("{\"kind\":\"version\",\"id\":{}}", &[&quote(id)]),
             Read::VersionsDesc {
@@ -151,7 +152,7 @@ impl Answer {
             | Read::MountListing(_) => None,
             Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::HasChildren),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
-            Read::Content(_) => None,
+            Read::Content(_) | Read::HeadContent(_) => None,
         }
     }
 }

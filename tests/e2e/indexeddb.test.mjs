@@ -1068,8 +1068,8 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     assert.equal(chart.content_sha256, createHash("sha256").update(png).digest("hex"));
     const raw = JSON.parse(await dump(page, STORE));
     const record = raw.files.find((/** @type {any} */ f) => f.key === "/pics/chart.png").value;
-    // The bytes live under the content key: the id of the version that wrote them.
-    assert.equal(record.content, record.version);
+    // The bytes live under the content key: the file's key and the version that wrote them.
+    assert.equal(record.content, `/pics/chart.png\u0000${record.version}`);
     const content = raw.contents.find((/** @type {any} */ c) => c.key === record.content);
     assert.equal(content.type, "[object Uint8Array]");
     assert.equal(content.bytes, [...png].join(","));
@@ -1094,7 +1094,7 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     });
 
     // Tab A issues 20 commands at once, and keeps running one command after another (until
-    // the first error) while tab B asks for version 5 (this package's schema is version 4).
+    // the first error) while tab B asks for version 6 (this package's schema is version 5).
     await a.evaluate((file) => {
       const tool = harness.tool("m");
       window.inflight = harness.withTimeout(
@@ -1125,9 +1125,9 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
         harness.withTimeout(
           new Promise((resolve, reject) => {
             let blocked = false;
-            const request = indexedDB.open(name, 5);
+            const request = indexedDB.open(name, 6);
             request.onupgradeneeded = () => {
-              request.result.createObjectStore("added-in-v5");
+              request.result.createObjectStore("added-in-v6");
             };
             request.onblocked = () => {
               blocked = true;
@@ -1135,16 +1135,16 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
             request.onerror = () => reject(request.error);
             request.onsuccess = () => {
               const db = request.result;
-              window.v5 = db; // kept open
+              window.v6 = db; // kept open
               resolve({ version: db.version, blocked, stores: [...db.objectStoreNames].sort() });
             };
           }),
           5_000,
-          "indexedDB.open(name, 5) from tab B",
+          "indexedDB.open(name, 6) from tab B",
         ),
       DB_PREFIX + STORE,
     );
-    assert.deepEqual(upgraded, { version: 5, blocked: false, stores: ["added-in-v5", "contents", "files", "listing", "meta", "versions"] });
+    assert.deepEqual(upgraded, { version: 6, blocked: false, stores: ["added-in-v6", "contents", "files", "listing", "meta", "versions"] });
 
     // Every in-flight command settled: committed, or refused as a storage failure.
     const flight = await a.evaluate(() => window.inflight);
@@ -1168,11 +1168,11 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
       });
     }
     for (const r of flight.filter((/** @type {any} */ r) => !r.isError)) assert.equal(r.content, `The file ${FILE} has been edited.`);
-    // The file holds exactly the committed inserts (read through tab B's version-5 connection).
+    // The file holds exactly the committed inserts (read through tab B's version-6 connection).
     const text = await b.evaluate(
       (file) =>
         new Promise((resolve, reject) => {
-          const tx = window.v5.transaction(["files", "contents"], "readonly");
+          const tx = window.v6.transaction(["files", "contents"], "readonly");
           tx.objectStore("files").get(file.slice("/memories".length)).onsuccess = (event) => {
             tx.objectStore("contents").get(event.target.result.content).onsuccess = (e) => resolve(new TextDecoder().decode(e.target.result));
           };
@@ -1315,12 +1315,18 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
 
     await openTool(page, "m", { store: STORE });
     const after = JSON.parse(await dump(page, STORE));
-    assert.equal(after.version, 4);
+    assert.equal(after.version, 5);
     assert.deepEqual(after.stores, ["contents", "files", "listing", "meta", "versions"]);
-    assert.deepEqual(after.files, before.files);
+    // The upgrade to version 5 keyed its bytes by its file (`{path}\0{old key}`), the record
+    // names that key; nothing else changed.
+    const key = "/old/note.md\u0000mem_fromversionone";
+    assert.deepEqual(
+      after.files,
+      before.files.map((/** @type {any} */ f) => ({ ...f, value: { ...f.value, content: key } })),
+    );
     // The upgrade to version 3 listed the old file.
     assert.deepEqual(after.listing, [`/old/note.md\u0000${Buffer.byteLength(note)}`]);
-    assert.deepEqual(after.contents, before.contents);
+    assert.deepEqual(after.contents, before.contents.map((/** @type {any} */ c) => ({ ...c, key })));
     assert.deepEqual(after.versions, []);
     assertResult(await exec(page, "m", { command: "view", path: "/memories/old/note.md" }), {
       content: `${FILE_HEAD("/memories/old/note.md")}\n${numbered(["from version 1", ""])}`,

@@ -296,8 +296,8 @@ describe("lost or blocked connections", () => {
         rel.withTimeout(
           new Promise((resolve, reject) => {
             let blocked = false;
-            const request = indexedDB.open(name, 5);
-            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v5");
+            const request = indexedDB.open(name, 6);
+            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v6");
             request.onblocked = () => {
               blocked = true;
             };
@@ -308,14 +308,14 @@ describe("lost or blocked connections", () => {
             };
           }),
           5_000,
-          "open(name, 5) from tab C",
+          "open(name, 6) from tab C",
         ),
       DB_PREFIX + STORE,
     );
-    assert.deepEqual(upgraded, { blocked: false, version: 5 });
+    assert.deepEqual(upgraded, { blocked: false, version: 6 });
     const records = { a: await writesOf(a), b: await writesOf(b) };
     const raw = await dump(c, STORE);
-    assert.equal(raw.version, 5);
+    assert.equal(raw.version, 6);
     assertConsistent(raw, "after the upgrade");
     const lines = /** @type {string} */ (fileText(raw, "/log.md")).split("\n");
     assert.equal(lines.at(-1), "start");
@@ -391,7 +391,7 @@ describe("lost or blocked connections", () => {
     const created = await a.evaluate(() => rel.tool("m").execute({ command: "create", path: "/memories/new.md", file_text: "new" }));
     assert.equal(created.isError, false);
     const raw = await dump(a, STORE);
-    assert.equal(raw.version, 4);
+    assert.equal(raw.version, 5);
     console.log(`# old tab: this package's upgrade refused in ${took} ms while it held on; opened, data kept, after it closed`);
     for (const p of [a, old]) await p.close();
   });
@@ -407,7 +407,7 @@ describe("lost or blocked connections", () => {
       await openTool(a, "m", { store: STORE });
       // @ts-ignore
       assert.equal((await a.evaluate(() => rel.tool("m").execute({ command: "create", path: "/memories/x.md", file_text: "x" }))).isError, false);
-      // The old tab: a version 4 connection that ignores versionchange.
+      // The old tab: a version 5 connection that ignores versionchange.
       await old.evaluate(
         (name) =>
           new Promise((resolve) => {
@@ -421,14 +421,14 @@ describe("lost or blocked connections", () => {
           }),
         DB_PREFIX + STORE,
       );
-      // Tab C asks for version 5: this tab steps aside, the old tab does not: C is blocked.
+      // Tab C asks for version 6: this tab steps aside, the old tab does not: C is blocked.
       const blocked = await c.evaluate(
         (name) =>
           new Promise((resolve) => {
             // @ts-ignore
             window.upgrade = { blocked: false, done: false };
-            const request = indexedDB.open(name, 5);
-            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v5");
+            const request = indexedDB.open(name, 6);
+            request.onupgradeneeded = () => request.result.createObjectStore("added-in-v6");
             // @ts-ignore
             request.onblocked = () => resolve((window.upgrade.blocked = true));
             request.onsuccess = () => {

@@ -121,7 +121,7 @@ test("a listing longer than the view limit is cut alike", async () => {
   }
 });
 
-test("the floor issues the package's requests, round by round (schema 4)", async () => {
+test("the floor issues the package's requests, round by round (schema 5)", async () => {
   const floor = await import("../../bench/baseline.mjs");
   const { traceRounds } = await import("../../bench/request-trace.mjs");
   const { MemoryTool: Tool } = await import("memory-tool-wasm");
@@ -142,15 +142,15 @@ test("the floor issues the package's requests, round by round (schema 4)", async
     const record = await read("/new/a.md");
     const version = await newest();
     const write = {
-      record: { ...record, path: "/new/b.md", id: "mem_b", version: "memver_zz1", content: "memver_zz1" },
-      version: { ...version, id: "memver_zz1", memoryId: "mem_b", path: "/new/b.md", content: "memver_zz1" },
+      record: { ...record, path: "/new/b.md", id: "mem_b", version: "memver_zz1", content: "/new/b.md\u0000memver_zz1" },
+      version: { ...version, id: "memver_zz1", memoryId: "mem_b", path: "/new/b.md", content: "/new/b.md\u0000memver_zz1" },
       bytes: new TextEncoder().encode("x\n"),
     };
     assert.deepEqual(sorted(await traceRounds(() => floor.create(env, write))), sorted(pkgCreate));
 
     const pkgEdit = await traceRounds(async () => ok(await tool.execute({ command: "str_replace", path: "/memories/doc.md", old_str: "beta", new_str: "gamma" })));
     const doc = await read("/doc.md");
-    const edited = { record: { ...doc, size: doc.size + 1, version: "memver_zz2", content: "memver_zz2" }, version: { ...(await newest()), id: "memver_zz2" }, bytes: new Uint8Array(doc.size + 1) };
+    const edited = { record: { ...doc, size: doc.size + 1, version: "memver_zz2", content: "/doc.md\u0000memver_zz2" }, version: { ...(await newest()), id: "memver_zz2" }, bytes: new Uint8Array(doc.size + 1) };
     assert.deepEqual(sorted(await traceRounds(() => floor.edit(env, edited))), sorted(pkgEdit));
 
     const pkgRename = await traceRounds(async () => ok(await tool.execute({ command: "rename", old_path: "/memories/dir", new_path: "/memories/moved" })));

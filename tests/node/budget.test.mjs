@@ -112,9 +112,10 @@ describe("requests", () => {
     assert.equal(create["versions.memory.getAll"], undefined, JSON.stringify(create));
     for (let i = 0; i < 5; i++) await tool.execute({ command: "str_replace", path: "/memories/a.md", old_str: i ? `${i - 1}` : "a", new_str: `${i}` });
     const edit = await countRequests(() => tool.execute({ command: "str_replace", path: "/memories/a.md", old_str: "4", new_str: "5" }));
-    // The record (with its history count), the store's metadata and the content: no other read.
+    // The record (with its history count), the store's metadata and the head's bytes by the
+    // file key: no other read.
     const reads = Object.entries(edit).filter(([k]) => /\.(get|getAll|getAllKeys|getKey|openCursor|count)$/.test(k));
-    assert.deepEqual(Object.fromEntries(reads), { "files.get": 1, "meta.get": 1, "contents.get": 1 });
+    assert.deepEqual(Object.fromEntries(reads), { "files.get": 1, "meta.get": 1, "contents.openCursor": 1 });
     assert.equal(edit["versions.delete"], undefined, "below the budget nothing is pruned");
     // A record moved by a directory rename has not counted its versions: one getAll, then
     // counted again.

@@ -128,13 +128,28 @@ describe("exportBlob's cost in transactions and requests", () => {
       assert.deepEqual(requests, { "files.getAll": 6, "meta.get": 7, "contents.getAllKeys": 6, "contents.getAll": 6 });
       assert.deepEqual(JSON.parse(await uncopied.text()), await again.export());
 
-      // Every other memory rewritten: the current contents are now scattered among the old
-      // ones (kept by the history), so each is read by itself.
-      for (let i = 0; i < 2500; i += 2) {
-        const memory = await again.memories.getByPath(`/d/n${String(i).padStart(4, "0")}.md`);
-        await again.memories.update(memory.id, { content: "changed" });
-      }
+      // Every other memory rewritten: a head's bytes are keyed by its path, so the old text
+      // (kept by the history) lies next to the new one: a chunk's range holds at most twice
+      // the keys asked for, still two range requests per chunk.
+      const rewrite = async (/** @type {MemoryTool} */ tool, /** @type {number} */ step, /** @type {string} */ content) => {
+        for (let i = 0; i < 2500; i += step) {
+          const memory = await tool.memories.getByPath(`/d/n${String(i).padStart(4, "0")}.md`);
+          await tool.memories.update(memory.id, { content });
+        }
+      };
+      await rewrite(again, 2, "changed");
       again.close();
+      const next = await MemoryTool.open({ storage, store: "counted" });
+      for (const key of Object.keys(requests)) delete requests[key];
+      const beside = await next.exportBlob();
+      assert.equal(requests["contents.get"], undefined, JSON.stringify(requests));
+      assert.equal(requests["contents.getAll"], requests["contents.getAllKeys"], JSON.stringify(requests));
+      assert.deepEqual(JSON.parse(await beside.text()), await next.export());
+      // Each memory rewritten twice more: three old texts beside each head, more than twice
+      // the keys asked for, so each content is read by itself, with the same bundle.
+      await rewrite(next, 1, "again");
+      await rewrite(next, 1, "and again");
+      next.close();
       const last = await MemoryTool.open({ storage, store: "counted" });
       for (const key of Object.keys(requests)) delete requests[key];
       const scattered = await last.exportBlob();

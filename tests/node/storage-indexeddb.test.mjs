@@ -70,7 +70,7 @@ function schemaOf(db) {
   return out;
 }
 
-const SCHEMA_V4 = {
+const SCHEMA = {
   contents: { keyPath: null, autoIncrement: false, indexes: {} },
   files: {
     keyPath: "path",
@@ -89,23 +89,23 @@ const SCHEMA_V4 = {
   },
 };
 
-test("one database per store, named dbPrefix + store, schema version 4", async () => {
+test("one database per store, named dbPrefix + store, schema version 5", async () => {
   const factory = new IDBFactory();
   const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange, dbPrefix: "app:" });
   const h = await storage.open("user-42");
   await put(h, "/memories/a.md");
   const dbs = await factory.databases();
-  assert.deepEqual(dbs, [{ name: "app:user-42", version: 4 }]);
+  assert.deepEqual(dbs, [{ name: "app:user-42", version: 5 }]);
   h.close();
   const db = await openRaw(factory, "app:user-42");
-  assert.deepEqual(schemaOf(db), SCHEMA_V4);
+  assert.deepEqual(schemaOf(db), SCHEMA);
   db.close();
 });
 
 test("the default prefix is memory-tool-wasm:", async () => {
   const factory = new IDBFactory();
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("memories");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 4 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:memories", version: 5 }]);
   h.close();
 });
 
@@ -142,10 +142,10 @@ test("versionchange: the connection steps aside so another tab can upgrade", asy
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s");
   await put(h, "/memories/a.md");
   // A newer version elsewhere upgrades to 5: it is not blocked by us.
-  const newer = await openRaw(factory, "memory-tool-wasm:s", 5);
-  assert.equal(newer.version, 5);
+  const newer = await openRaw(factory, "memory-tool-wasm:s", 6);
+  assert.equal(newer.version, 6);
   newer.close();
-  // Our next transaction reopens at version 4, which is now too old.
+  // Our next transaction reopens at version 5, which is now too old.
   await assert.rejects(put(h, "/memories/b.md"), (error) => {
     assert.ok(isCode("STORAGE_FAILED")(error));
     assert.match(error.message, /newer version of memory-tool-wasm/);
@@ -224,7 +224,7 @@ test("a connection closed silently (Safari) is reopened once when transaction() 
 
 test("a database of a newer schema refuses to open, with a clear message", async () => {
   const factory = new IDBFactory();
-  (await openRaw(factory, "memory-tool-wasm:s", 5)).close();
+  (await openRaw(factory, "memory-tool-wasm:s", 6)).close();
   await assert.rejects(new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("s"), (error) => {
     assert.ok(isCode("STORAGE_FAILED")(error));
     assert.match(error.message, /upgraded by a newer version of memory-tool-wasm/);
@@ -299,7 +299,7 @@ test("durability options are accepted", async () => {
 });
 
 
-test("a version 1 database upgrades in place to version 4, keeping every record and byte", async () => {
+test("a version 1 database upgrades in place to version 5, keeping every record and byte, each under its file's key", async () => {
   const factory = new IDBFactory();
   const v1 = [
     { record: { path: "/notes/a.md", id: "mem_a", size: 5, sha256: "aa", createdAt: 1, updatedAt: 2 }, bytes: new Uint8Array([104, 101, 108, 108, 111]) },
@@ -309,33 +309,37 @@ test("a version 1 database upgrades in place to version 4, keeping every record 
   assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 1 }]);
 
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("old");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 4 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:old", version: 5 }]);
   const seen = {};
   await h.transaction("readonly", (tx) => {
     tx.getSubtree("", (records) => (seen.files = records));
     tx.getListing("", (entries) => (seen.listing = entries));
     tx.getFileById("mem_b", (record) => (seen.byId = record));
-    tx.getContent("mem_a", (bytes) => (seen.a = bytes && [...bytes]));
-    tx.getContent("mem_b", (bytes) => (seen.b = bytes && [...bytes]));
+    tx.getContent("/notes/a.md\u0000mem_a", (bytes) => (seen.a = bytes && [...bytes]));
+    tx.getContent("/b.bin\u0000mem_b", (bytes) => (seen.b = bytes && [...bytes]));
+    tx.getContent("mem_a", (bytes) => (seen.oldA = bytes));
     tx.getNewestVersionId((id) => (seen.newest = id));
     tx.getVersionIds((ids) => (seen.versions = ids));
   });
+  // Each record now names its bytes' key (version 5: `{path}\0{key}`); nothing else changed.
+  const rekeyed = v1.map(({ record }) => ({ ...record, content: `${record.path}\u0000${record.id}` }));
   assert.deepEqual(seen, {
-    files: [v1[1].record, v1[0].record],
+    files: [rekeyed[1], rekeyed[0]],
     listing: ["/b.bin\u00002", "/notes/a.md\u00005"],
-    byId: v1[1].record,
+    byId: rekeyed[1],
     a: [104, 101, 108, 108, 111],
     b: [0, 255],
+    oldA: undefined,
     newest: null,
     versions: [],
   });
   h.close();
   const db = await openRaw(factory, "memory-tool-wasm:old");
-  assert.deepEqual(schemaOf(db), SCHEMA_V4);
+  assert.deepEqual(schemaOf(db), SCHEMA);
   db.close();
 });
 
-test("a version 2 database upgrades to version 4: the listing is built from its records", async () => {
+test("a version 2 database upgrades to version 5: the listing is built from its records", async () => {
   const factory = new IDBFactory();
   const records = Array.from({ length: 300 }, (_, i) => ({
     path: `/d${i % 7}/f-${i}.md`, id: `mem_${i}`, size: i * 3, sha256: "", createdAt: 0, updatedAt: 0,
@@ -363,7 +367,7 @@ test("a version 2 database upgrades to version 4: the listing is built from its 
     };
   });
   const h = await new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }).open("v2");
-  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:v2", version: 4 }]);
+  assert.deepEqual(await factory.databases(), [{ name: "memory-tool-wasm:v2", version: 5 }]);
   const seen = {};
   await h.transaction("readonly", (tx) => {
     tx.getListing("", (entries) => (seen.all = entries));
@@ -375,7 +379,7 @@ test("a version 2 database upgrades to version 4: the listing is built from its 
   assert.deepEqual(new Set(seen.d3), new Set(records.filter((r) => r.path.startsWith("/d3/")).map(entry)));
   h.close();
   const db = await openRaw(factory, "memory-tool-wasm:v2");
-  assert.deepEqual(schemaOf(db), SCHEMA_V4);
+  assert.deepEqual(schemaOf(db), SCHEMA);
   db.close();
 });
 

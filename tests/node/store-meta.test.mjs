@@ -76,7 +76,7 @@ function buildV3(factory, name, files, versions) {
   });
 }
 
-test("a version 3 database upgrades to 4: the metadata counts its files, bytes and newest version", async () => {
+test("a version 3 database upgrades to 5: the metadata counts its files, bytes and newest version", async () => {
   const factory = new IDBFactory();
   const files = Array.from({ length: 40 }, (_, i) => ({
     path: `/d${i % 3}/f${i}.md`,
@@ -92,7 +92,7 @@ test("a version 3 database upgrades to 4: the metadata counts its files, bytes a
   await buildV3(factory, "memory-tool-wasm:v3", files, versions);
   const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: factory, IDBKeyRange }), store: "v3" });
   const upgraded = await raw(factory, "memory-tool-wasm:v3");
-  assert.equal(upgraded.version, 4);
+  assert.equal(upgraded.version, 5);
   assert.deepEqual(
     { files: upgraded.meta.files, bytes: upgraded.meta.bytes, newestVersion: upgraded.meta.newestVersion },
     { files: 40, bytes: files.reduce((s, f) => s + f.size, 0), newestVersion: "memver_000000000039" },
@@ -104,6 +104,122 @@ test("a version 3 database upgrades to 4: the metadata counts its files, bytes a
   assert.deepEqual({ files: after.meta.files, bytes: after.meta.bytes }, { files: 41, bytes: upgraded.meta.bytes + 5 });
   assert.equal(after.meta.newestVersion, created.memory_version_id);
   assert.equal(after.meta.createdAt, upgraded.meta.createdAt);
+  tool.close();
+});
+
+/**
+ * Builds a version 4 database as the previous release wrote it: file records that may hold a
+ * copy of their head's bytes under `bytes`, contents keyed by version id, the metadata record.
+ */
+function buildV4(factory, name, { files, contents, versions }) {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, 4);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
+      db.createObjectStore("contents");
+      const v = db.createObjectStore("versions", { keyPath: "id" });
+      v.createIndex("memory", ["memoryId", "id"]);
+      v.createIndex("content", "content");
+      db.createObjectStore("listing");
+      db.createObjectStore("meta");
+    };
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const tx = db.transaction(["files", "contents", "versions", "listing", "meta"], "readwrite");
+      for (const f of files) {
+        tx.objectStore("files").put(f);
+        tx.objectStore("listing").put(null, `${f.path}\u0000${f.size}`);
+      }
+      for (const [key, bytes] of contents) tx.objectStore("contents").put(bytes, key);
+      for (const v of versions) tx.objectStore("versions").put(v);
+      const newest = versions.map((v) => v.id).sort().at(-1) ?? null;
+      tx.objectStore("meta").put({ files: files.length, bytes: files.reduce((s, f) => s + f.size, 0), newestVersion: newest, createdAt: 0, changedAt: 0, archivedAt: null }, "store");
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onabort = () => reject(tx.error);
+    };
+  });
+}
+
+/** Every content key of database `name`, as it is (no upgrade). */
+async function contentKeys(factory, name) {
+  const db = await new Promise((resolve, reject) => {
+    const request = factory.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    return await new Promise((resolve, reject) => {
+      const request = db.transaction(["contents"]).objectStore("contents").getAllKeys();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+test("a version 4 database upgrades to 5: each text stored once, under its file's key; nothing lost", async () => {
+  const factory = new IDBFactory();
+  const enc = (text) => new TextEncoder().encode(text);
+  const sha = async (text) => Buffer.from(await crypto.subtle.digest("SHA-256", enc(text))).toString("hex");
+  const file = async (path, n, text, extra = {}) => ({
+    path, id: `mem_${n}`, size: enc(text).length, sha256: await sha(text), createdAt: 0, updatedAt: 0,
+    version: `memver_00000000000${n}`, content: `memver_00000000000${n}`, ...extra,
+  });
+  const version = (f, content = f.content) => ({ id: f.version, memoryId: f.id, operation: "created", path: f.path, size: f.size, sha256: f.sha256, content, createdAt: 0, createdBy: { type: "api" } });
+  // a: a copy of its bytes in the record and in the content store; b: only the copy (its
+  // content lost); c: no copy; d: an old version of c's memory shares c's content key (a
+  // restore), so it moves with c; e and f: two records naming one key (stays where it is).
+  const a = await file("/a.md", 1, "alpha", { bytes: enc("alpha") });
+  const b = await file("/b.md", 2, "beta", { bytes: enc("beta") });
+  const c = await file("/dir/c.md", 3, "gamma");
+  const e = await file("/e.md", 5, "shared");
+  const f = { ...(await file("/f.md", 6, "shared")), content: e.content };
+  const older = { ...version(c), id: "memver_000000000004", operation: "modified" };
+  await buildV4(factory, "memory-tool-wasm:v4", {
+    files: [a, b, c, e, f],
+    contents: [[a.content, enc("alpha")], [c.content, enc("gamma")], [e.content, enc("shared")]],
+    versions: [version(a), version(b), version(c), older, version(e), { ...version(f), content: e.content }],
+  });
+  const storage = new IndexedDbStorage({ indexedDB: factory, IDBKeyRange });
+  const tool = await MemoryTool.open({ storage, store: "v4" });
+  const dump = await raw(factory, "memory-tool-wasm:v4");
+  assert.equal(dump.version, 5);
+  // No record keeps a copy; each names `{path}\0{version}`, but the two that share a key.
+  assert.deepEqual(dump.files.map((r) => [r.path, "bytes" in r, r.content]), [
+    ["/a.md", false, "/a.md\u0000memver_000000000001"],
+    ["/b.md", false, "/b.md\u0000memver_000000000002"],
+    ["/dir/c.md", false, "/dir/c.md\u0000memver_000000000003"],
+    ["/e.md", false, "memver_000000000005"],
+    ["/f.md", false, "memver_000000000005"],
+  ]);
+  assert.deepEqual((await contentKeys(factory, "memory-tool-wasm:v4")).sort(), [
+    "/a.md\u0000memver_000000000001",
+    "/b.md\u0000memver_000000000002",
+    "/dir/c.md\u0000memver_000000000003",
+    "memver_000000000005",
+  ]);
+  // The versions name the keys their bytes moved to.
+  const versions = await tool.versions.list({ limit: 100 });
+  for (const v of versions.data) {
+    const got = await tool.versions.get(v.id);
+    assert.ok(typeof got.content === "string" && got.content.length > 0, JSON.stringify(got));
+  }
+  // Every text is there, as the model sees it; a view of a moved head is one round.
+  for (const [path, text] of [["/a.md", "alpha"], ["/b.md", "beta"], ["/dir/c.md", "gamma"], ["/e.md", "shared"], ["/f.md", "shared"]]) {
+    const counts = await countRequests(async () => {
+      const result = await tool.execute({ command: "view", path: `/memories${path}` });
+      assert.equal(result.content, `Here's the content of /memories${path} with line numbers:\n     1\t${text}`);
+    }, { rounds: true });
+    assert.equal(counts.rounds, path === "/e.md" || path === "/f.md" ? 2 : 1, `${path}: ${JSON.stringify(counts)}`);
+  }
+  const report = await tool.check();
+  assert.deepEqual([report.files, report.damaged], [5, []], JSON.stringify(report));
   tool.close();
 });
 
@@ -187,43 +303,64 @@ describe("requests per command (counted)", () => {
     tool.close();
   });
 
-  test("str_replace and view: the metadata is read only by writes", async () => {
+  test("str_replace and view: the metadata is read only by writes; each one round", async () => {
     const tool = await toolWith(20);
-    const edit = await countRequests(() => tool.execute({ command: "str_replace", path: "/memories/bulk/f3.md", old_str: "file 3", new_str: "file three" }));
+    const edit = await countRequests(
+      () => tool.execute({ command: "str_replace", path: "/memories/bulk/f3.md", old_str: "file 3", new_str: "file three" }),
+      { rounds: true },
+    );
     assert.equal(edit["meta.get"], 1, JSON.stringify(edit));
     assert.equal(edit["files.count"], undefined);
-    const view = await countRequests(() => tool.execute({ command: "view", path: "/memories/bulk/f3.md" }));
-    // The record, then its content: the metadata is not read.
-    assert.deepEqual(view, { "files.get": 1, "contents.get": 1 });
+    // Imported, its versions not yet counted: the history budget reads them, a second round.
+    assert.equal(edit["versions.memory.getAll"], 1, JSON.stringify(edit));
+    assert.equal(edit.rounds, 2, JSON.stringify(edit));
+    // Counted now: the record, its head's bytes by the file key, and what every write asks
+    // first, in one round.
+    const again = await countRequests(
+      () => tool.execute({ command: "str_replace", path: "/memories/bulk/f3.md", old_str: "three", new_str: "3" }),
+      { rounds: true },
+    );
+    assert.equal(again["versions.memory.getAll"], undefined, JSON.stringify(again));
+    assert.equal(again.rounds, 1, JSON.stringify(again));
+    const view = await countRequests(() => tool.execute({ command: "view", path: "/memories/bulk/f3.md" }), { rounds: true });
+    // The record and its head's bytes, together: the metadata is not read.
+    assert.deepEqual(view, { "files.get": 1, "contents.openCursor": 1, rounds: 1 });
     tool.close();
   });
 
-  test("a file view is two requests after any write of the file; a directory view two", async () => {
+  test("a file view is one round after any write of its text; a moved or restored head two; a directory view two", async () => {
     const tool = await toolWith(5);
     const view = (path) => countRequests(async () => {
       const result = await tool.execute({ command: "view", path });
       assert.equal(result.isError, false, result.content);
-    });
-    // Imported, created, edited, inserted into, renamed, its directory renamed, written by the
-    // host, restored: the record, then the content it names (the one place of its text).
-    assert.deepEqual(await view("/memories/bulk/f1.md"), { "files.get": 1, "contents.get": 1 });
+    }, { rounds: true });
+    const one = { "files.get": 1, "contents.openCursor": 1, rounds: 1 };
+    // The key the head's bytes were found under is not the one the record names: its content.
+    const two = { "files.get": 1, "contents.openCursor": 1, "contents.get": 1, rounds: 2 };
+    // Imported, created, inserted into, written by the host: the record and its bytes, found
+    // by the file key, in one round.
+    assert.deepEqual(await view("/memories/bulk/f1.md"), one);
     await tool.execute({ command: "create", path: "/memories/new.md", file_text: "one\ntwo\n" });
-    assert.deepEqual(await view("/memories/new.md"), { "files.get": 1, "contents.get": 1 });
+    assert.deepEqual(await view("/memories/new.md"), one);
     await tool.execute({ command: "insert", path: "/memories/new.md", insert_line: 1, insert_text: "1.5" });
-    assert.deepEqual(await view("/memories/new.md"), { "files.get": 1, "contents.get": 1 });
-    await tool.execute({ command: "rename", old_path: "/memories/new.md", new_path: "/memories/moved.md" });
-    assert.deepEqual(await view("/memories/moved.md"), { "files.get": 1, "contents.get": 1 });
-    await tool.execute({ command: "rename", old_path: "/memories/bulk", new_path: "/memories/heap" });
-    assert.deepEqual(await view("/memories/heap/f2.md"), { "files.get": 1, "contents.get": 1 });
+    assert.deepEqual(await view("/memories/new.md"), one);
     await tool.writeFile("/memories/host.md", "from the host");
-    assert.deepEqual(await view("/memories/host.md"), { "files.get": 1, "contents.get": 1 });
+    assert.deepEqual(await view("/memories/host.md"), one);
+    // Renamed, its directory renamed, restored: the head keeps the key it had, a second round
+    // until its next edit.
+    await tool.execute({ command: "rename", old_path: "/memories/new.md", new_path: "/memories/moved.md" });
+    assert.deepEqual(await view("/memories/moved.md"), two);
+    await tool.execute({ command: "rename", old_path: "/memories/bulk", new_path: "/memories/heap" });
+    assert.deepEqual(await view("/memories/heap/f2.md"), two);
     const moved = await tool.memories.getByPath("/moved.md");
     const { data } = await tool.versions.list({ memory_id: moved.id });
     await tool.versions.restore(data.at(-1).id);
-    assert.deepEqual(await view("/memories/moved.md"), { "files.get": 1, "contents.get": 1 });
+    assert.deepEqual(await view("/memories/moved.md"), two);
     assert.equal((await tool.execute({ command: "view", path: "/memories/moved.md" })).content, "Here's the content of /memories/moved.md with line numbers:\n     1\tone\n     2\ttwo\n     3\t");
-    // A directory: the record read finds none, then its listing.
-    assert.deepEqual(await view("/memories/heap"), { "files.get": 1, "listing.getAllKeys": 1 });
+    await tool.execute({ command: "str_replace", path: "/memories/moved.md", old_str: "one", new_str: "uno" });
+    assert.deepEqual(await view("/memories/moved.md"), one);
+    // A directory: no record and no bytes, then its listing.
+    assert.deepEqual(await view("/memories/heap"), { "files.get": 1, "contents.openCursor": 1, "listing.getAllKeys": 1, rounds: 2 });
     tool.close();
   });
 });

@@ -605,8 +605,10 @@ for (const [name, makeBackend] of Object.entries(backends)) {
         m.versions.redact(head.id),
         isCode("REDACT_HEAD", (e) => assert.equal(e.memory_id, memoryId)),
       );
-      // The rename shares the created version's bytes (stored under its id).
-      assert.equal(await rawContent(backend, created.id), "secret");
+      // The rename shares the created version's bytes (stored under its path and id).
+      const createdKey = `/r.md\u0000${created.id}`;
+      const headKey = `/s.md\u0000${head.id}`;
+      assert.equal(await rawContent(backend, createdKey), "secret");
       const redacted = await m.versions.redact(created.id);
       assert.equal(redacted.id, created.id);
       assert.equal(redacted.path, null);
@@ -616,7 +618,7 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       assert.equal(redacted.operation, "created");
       assert.deepEqual(redacted.created_by, created.created_by);
       // Still held by the rename's version: the bytes stay.
-      assert.equal(await rawContent(backend, created.id), "secret");
+      assert.equal(await rawContent(backend, createdKey), "secret");
       assert.equal((await m.versions.get(renamed.id)).content, "secret");
       const got = await m.versions.get(created.id);
       assert.equal(got.path, null);
@@ -625,8 +627,8 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       assert.deepEqual(await m.versions.redact(created.id), redacted);
       // Now no version holds them: redacting the rename frees the bytes.
       await m.versions.redact(renamed.id);
-      assert.equal(await rawContent(backend, created.id), undefined);
-      assert.equal(await rawContent(backend, head.id), "public");
+      assert.equal(await rawContent(backend, createdKey), undefined);
+      assert.equal(await rawContent(backend, headKey), "public");
       assert.equal((await m.memories.get(memoryId)).content, "public");
       // Restoring a redacted version is refused.
       await assert.rejects(m.versions.restore(created.id), isCode("REDACTED"));
@@ -634,7 +636,7 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       // Once the memory is deleted, its last head may be redacted.
       await m.memories.delete(memoryId);
       await m.versions.redact(head.id);
-      assert.equal(await rawContent(backend, head.id), undefined);
+      assert.equal(await rawContent(backend, headKey), undefined);
       m.close();
     });
 
@@ -1006,7 +1008,7 @@ suite("IndexedDbStorage: a version 1 database", () => {
       v1("/keep.md", "mem_oldtwo", "kept", 1_700_000_000_001),
     ]);
     const m = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB, IDBKeyRange }), store: "legacy" });
-    assert.deepEqual(await indexedDB.databases(), [{ name: "memory-tool-wasm:legacy", version: 4 }]);
+    assert.deepEqual(await indexedDB.databases(), [{ name: "memory-tool-wasm:legacy", version: 5 }]);
     assert.match((await m.execute({ command: "view", path: "/memories/notes/old.md" })).content, /1\tfrom v1\n/);
     const old = await m.memories.get("mem_oldone");
     assert.equal(old.content, "from v1\n");
