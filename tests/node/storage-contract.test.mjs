@@ -180,6 +180,35 @@ for (const [name, makeStorage] of Object.entries(storages)) {
       h.close();
     });
 
+    test("getHeadContent: the highest key in [path\\0, path\\x01) with its bytes; follows puts and deletes", async () => {
+      const h = await makeStorage().open("s");
+      const head = (path) =>
+        run(h, "readonly", (tx, done) => tx.getHeadContent(path, (key, bytes) => done(key === undefined ? null : [key, [...bytes]])));
+      assert.equal(await head("/a.md"), null);
+      await run(h, "readwrite", (tx) => {
+        tx.putContent("/a.md\u0000memver_01", new Uint8Array([1]));
+        tx.putContent("/a.md\u0000memver_03", new Uint8Array([3]));
+        tx.putContent("/a.md\u0000memver_02", new Uint8Array([2]));
+        // Other files' keys, and keys that are not a head's, are never found for /a.md.
+        tx.putContent("/a.md/b.md\u0000memver_09", new Uint8Array([9]));
+        tx.putContent("/a.mdx\u0000memver_09", new Uint8Array([9]));
+        tx.putContent("/a.m\u0000memver_09", new Uint8Array([9]));
+        tx.putContent("memver_09", new Uint8Array([9]));
+      });
+      assert.deepEqual(await head("/a.md"), ["/a.md\u0000memver_03", [3]]);
+      await run(h, "readwrite", (tx) => tx.deleteContent("/a.md\u0000memver_03"));
+      assert.deepEqual(await head("/a.md"), ["/a.md\u0000memver_02", [2]]);
+      // Inside one transaction, its own writes count.
+      const seen = await run(h, "readwrite", (tx, done) => {
+        tx.putContent("/a.md\u0000memver_05", new Uint8Array([5]));
+        tx.getHeadContent("/a.md", (key) => done(key));
+      });
+      assert.equal(seen, "/a.md\u0000memver_05");
+      await run(h, "readwrite", (tx) => ["01", "02", "05"].forEach((n) => tx.deleteContent(`/a.md\u0000memver_${n}`)));
+      assert.equal(await head("/a.md"), null);
+      h.close();
+    });
+
     test("writes of a committed transaction are all visible afterwards", async () => {
       const h = await makeStorage().open("s");
       await run(h, "readwrite", (tx) => {
