@@ -56,20 +56,18 @@ export function listingKey(/** @type {string} */ path, /** @type {number} */ siz
  * @param {Env} env
  * @param {IDBTransactionMode} mode
  * @param {Array<(stores: Record<string, IDBObjectStore>, previous: any[]) => IDBRequest[] | void>} rounds
+ * @param {string[]} [scope] the object stores of the transaction (all five unless given: the
+ *   package scopes a view's read-only transaction to the stores a view reads)
  * @returns {Promise<void>}
  */
-export function transaction({ db, durability = "default" }, mode, rounds) {
+export function transaction({ db, durability = "default" }, mode, rounds, scope = STORES) {
   return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORES, mode, { durability });
+    const tx = db.transaction(scope, mode, { durability });
     tx.oncomplete = () => resolve();
     tx.onabort = () => reject(tx.error ?? new Error("baseline transaction aborted"));
-    const stores = {
-      files: tx.objectStore("files"),
-      contents: tx.objectStore("contents"),
-      versions: tx.objectStore("versions"),
-      listing: tx.objectStore("listing"),
-      meta: tx.objectStore("meta"),
-    };
+    /** @type {Record<string, IDBObjectStore>} */
+    const stores = {};
+    for (const name of scope) stores[name] = tx.objectStore(name);
     let i = 0;
     /** @param {any[]} previous */
     const next = (previous) => {
@@ -112,8 +110,11 @@ export function headRange(path) {
  * @param {string} path store path (`/doc.md`)
  */
 export function viewFile(env, path) {
-  return transaction(env, "readonly", [({ files, contents }) => [files.get(path), contents.openCursor(headRange(path), "prev")]]);
+  return transaction(env, "readonly", [({ files, contents }) => [files.get(path), contents.openCursor(headRange(path), "prev")]], VIEW_STORES);
 }
+
+/** The object stores of a view's transaction: what its reads use. */
+export const VIEW_STORES = ["files", "contents", "listing"];
 
 /**
  * view of a directory: the listing keys (path and size) of every file below it.
@@ -121,7 +122,7 @@ export function viewFile(env, path) {
  * @param {string} path store path of the directory (`""` for /memories)
  */
 export function viewDirectory(env, path) {
-  return transaction(env, "readonly", [({ listing }) => [listing.getAllKeys(below(path))]]);
+  return transaction(env, "readonly", [({ listing }) => [listing.getAllKeys(below(path))]], VIEW_STORES);
 }
 
 /**

@@ -72,10 +72,14 @@ const probe = {
     const cases = {
       "package: tool.execute(view)": () => tool.execute({ command: "view", path: `/memories${path}` }),
       "IndexedDbStorage alone, same requests": () =>
-        handle.transaction("readonly", (tx) => {
-          tx.getFile(path, (record) => tx.getContent(/** @type {any} */ (record).content, () => {}));
-          tx.getListing?.(path, () => {});
-        }),
+        handle.transaction(
+          "readonly",
+          (tx) => {
+            tx.getFile(path, () => {});
+            tx.getHeadContent?.(path, () => {});
+          },
+          { reads: ["file", "headContent", "content", "listing"] },
+        ),
       "floor": () => floor.viewFile(env, path),
     };
     const memory = await MemoryTool.open({ storage: "memory", limits: LIMITS });

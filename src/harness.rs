@@ -367,6 +367,15 @@ fn drive(mut task: Task, stores: &mut [MemStore], prepare: bool) -> Outcome {
                 (_, Target::All) => Answer::Subtree(Vec::new(), Vec::new()),
             })
             .collect();
+        // The harness holds the core to its scope: a host opens storage for those reads alone.
+        if let Some(scope) = task.read_scope() {
+            for read in task.reads() {
+                assert!(
+                    scope.contains(&read.kind()),
+                    "{read:?} is outside the task's read scope {scope:?}"
+                );
+            }
+        }
         counts.rounds += 1;
         counts.reads += answers.len();
         counts.history += task

@@ -262,6 +262,16 @@ impl Task {
         self.inner.outcome().is_some()
     }
 
+    /// The kinds of read the task can ever ask for, joined with `,` (a view's), or empty when
+    /// any: the host may open a transaction over what those need alone.
+    #[wasm_bindgen(js_name = readScope)]
+    pub fn read_scope(&self) -> String {
+        self.inner
+            .read_scope()
+            .map(|k| k.join(","))
+            .unwrap_or_default()
+    }
+
     /// This round's reads as a JSON array.
     pub fn reads(&self) -> String {
         let reads: Vec<String> = self.inner.reads().iter().map(Read::to_json).collect();

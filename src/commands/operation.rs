@@ -70,6 +70,18 @@ impl Operation {
         )
     }
 
+    /// The kinds of read (`Read::kind`) the operation can ever ask for, when it is known to be
+    /// few: a view's. The host may then open storage for those alone (IndexedDB: a transaction
+    /// over the object stores they use, cheaper than over all of them). `None`: any read.
+    pub(crate) fn read_scope(&self) -> Option<&'static [&'static str]> {
+        match self {
+            Operation::Tool(Ok(ToolCommand::View { .. })) | Operation::MountsView { .. } => {
+                Some(&["file", "headContent", "content", "listing"])
+            }
+            _ => None,
+        }
+    }
+
     /// Whether its refusals are told to the model (`Error: …`) rather than to the host.
     pub(crate) fn speaks_to_model(&self) -> bool {
         !matches!(self, Operation::Host(_))

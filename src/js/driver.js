@@ -163,6 +163,8 @@ export async function perform(handles, task, options = {}) {
   let prepare = false;
   /** @type {import("./index.js").TransactionMode} */
   let mode = "readonly";
+  /** The kinds of read the task can ever ask for, when the core says (a view's). @type {string[] | null} */
+  let scope = null;
   /** The transactions the task started, each settling without rejecting (see `failure`). */
   /** @type {Promise<void>[]} */
   const transactions = [];
@@ -182,10 +184,11 @@ export async function perform(handles, task, options = {}) {
   const begin = (mount, body) => {
     let started;
     try {
-      started = handles[mount].transaction(mode, (tx) => {
+      const run = (/** @type {StorageTx} */ tx) => {
         current = { mount, tx };
         body();
-      });
+      };
+      started = scope ? handles[mount].transaction(mode, run, { reads: scope }) : handles[mount].transaction(mode, run);
     } catch (error) {
       started = Promise.reject(error);
     }
@@ -318,6 +321,9 @@ export async function perform(handles, task, options = {}) {
     // Refused by the input or path checks: the outcome is known without touching storage.
     if (task.done()) return outcomeOf(task);
     mode = core(() => /** @type {"readonly" | "readwrite"} */ (task.mode()));
+    // The kinds of read a view can ask for: a storage may open only what they need.
+    const kinds = core(() => task.readScope());
+    scope = kinds ? kinds.split(",") : null;
     prepare = mode === "readwrite";
     // A task of one mount: its transaction first, so its writes have one even after a round
     // with no reads. The view over several mounts: its first round starts each mount's.

@@ -944,7 +944,7 @@ export interface StoreHandle {
    * Runs `body` inside one transaction; resolves after commit, rejects after abort (with a
    * `MemoryToolError` for storage failures, or with what `body` or a callback threw).
    */
-  transaction(mode: TransactionMode, body: (tx: StorageTx) => void): Promise<void>;
+  transaction(mode: TransactionMode, body: (tx: StorageTx) => void, options?: TransactionOptions): Promise<void>;
   close(): void;
   /**
    * Optional: where change events go. Without it, MemoryTools opened from one storage object
@@ -957,6 +957,17 @@ export interface StoreHandle {
  * The requests of one transaction. Callbacks may run synchronously or later; the body must
  * not await anything else.
  */
+/** What the package tells a storage of a transaction it asks for. */
+export interface TransactionOptions {
+  /**
+   * The kinds of read the transaction will issue, at most (a view's: `file`, `headContent`,
+   * `content`, `listing`; the `StorageTx` methods that answer them: `getFile`,
+   * `getHeadContent`, `getContent`, `getListing` or `getSubtree`). A storage may open only
+   * what those need; absent, any read may come.
+   */
+  reads?: string[];
+}
+
 export interface StorageTx {
   /** The record stored under `path`, or null. */
   getFile(path: string, cb: (record: FileRecord | null) => void): void;

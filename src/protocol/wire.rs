@@ -10,6 +10,31 @@ use crate::model::error::Detail;
 use crate::model::record::{FileRecord, VersionRecord};
 
 impl Read {
+    /// The read's kind as the adapter names it (the `kind` of its JSON).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Read::File(_) => "file",
+            Read::Subtree(_) => "subtree",
+            Read::HasChildren(_) => "hasChildren",
+            Read::Count => "count",
+            Read::FilesAfter { .. } => "filesAfter",
+            Read::Archived => "archived",
+            Read::Content(_) => "content",
+            Read::HeadContent(_) => "headContent",
+            Read::FileById(_) => "fileById",
+            Read::Version(_) => "version",
+            Read::VersionsDesc { .. } => "versionsDesc",
+            Read::VersionsBelow(_) => "versionsBelow",
+            Read::History(_) => "history",
+            Read::VersionsWithContent(_) => "versionsWithContent",
+            Read::NewestVersionId => "newestVersionId",
+            Read::Clock => "clock",
+            Read::VersionIds => "versionIds",
+            Read::Listing(_) | Read::MountListing(_) => "listing",
+            Read::Policy { .. } => "policy",
+        }
+    }
+
     /// The read as JSON for the adapter.
     pub fn to_json(&self) -> String {
         match self {
@@ -291,5 +316,54 @@ impl Detail {
         };
         object.finish();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Read;
+
+    #[test]
+    fn a_reads_kind_is_the_kind_its_json_names() {
+        let reads = [
+            Read::File("/a".into()),
+            Read::Subtree("/a".into()),
+            Read::HasChildren("/a".into()),
+            Read::Count,
+            Read::FilesAfter {
+                after: None,
+                limit: 3,
+            },
+            Read::Archived,
+            Read::Content("k".into()),
+            Read::HeadContent("/a".into()),
+            Read::FileById("mem_1".into()),
+            Read::Version("memver_1".into()),
+            Read::VersionsDesc {
+                memory: None,
+                below: None,
+                limit: 1,
+            },
+            Read::VersionsBelow("memver_1".into()),
+            Read::History("mem_1".into()),
+            Read::VersionsWithContent("k".into()),
+            Read::NewestVersionId,
+            Read::Clock,
+            Read::VersionIds,
+            Read::Listing("/a".into()),
+            Read::MountListing(1),
+            Read::Policy {
+                path: "/memories/a".into(),
+                source: "tool".into(),
+                operation: "create",
+                old_path: None,
+                bytes: None,
+            },
+        ];
+        for read in reads {
+            let json = read.to_json();
+            let named = format!("\"kind\":\"{}\"", read.kind());
+            assert!(json.contains(&named), "{json} does not name {named}");
+        }
     }
 }

@@ -136,6 +136,11 @@ impl Task {
         self.operation.as_ref().is_some_and(Operation::writes)
     }
 
+    /// The kinds of read the task can ever ask for, when few (`Operation::read_scope`).
+    pub fn read_scope(&self) -> Option<&'static [&'static str]> {
+        self.operation.as_ref().and_then(Operation::read_scope)
+    }
+
     /// The reads of the current round; empty once done.
     pub fn reads(&self) -> &[Read] {
         &self.pending

@@ -5,7 +5,7 @@
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { IDBFactory, IDBKeyRange, IDBDatabase } from "fake-indexeddb";
 import { countRequests } from "./fixtures/count-requests.mjs";
 import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "memory-tool-wasm";
 
@@ -325,6 +325,33 @@ describe("requests per command (counted)", () => {
     const view = await countRequests(() => tool.execute({ command: "view", path: "/memories/bulk/f3.md" }), { rounds: true });
     // The record and its head's bytes, together: the metadata is not read.
     assert.deepEqual(view, { "files.get": 1, "contents.openCursor": 1, rounds: 1 });
+    tool.close();
+  });
+
+  test("a view's transaction spans only the object stores its reads use; a write's spans all", async () => {
+    const tool = await toolWith(3);
+    const scopes = [];
+    const original = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (names, mode, ...rest) {
+      scopes.push([mode ?? "readonly", [...(typeof names === "string" ? [names] : names)].sort()]);
+      return original.call(this, names, mode, ...rest);
+    };
+    try {
+      for (const input of [
+        { command: "view", path: "/memories/bulk/f1.md" },
+        { command: "view", path: "/memories/bulk" },
+        { command: "view", path: "/memories" },
+        { command: "str_replace", path: "/memories/bulk/f1.md", old_str: "file", new_str: "note" },
+      ]) {
+        const result = await tool.execute(input);
+        assert.equal(result.isError, false, result.content);
+      }
+      assert.deepEqual((await tool.execute({ command: "view", path: "/memories/bulk/f1.md" })).content, "Here's the content of /memories/bulk/f1.md with line numbers:\n     1\tnote 1\n     2\t");
+    } finally {
+      IDBDatabase.prototype.transaction = original;
+    }
+    const view = ["readonly", ["contents", "files", "listing"]];
+    assert.deepEqual(scopes, [view, view, view, ["readwrite", ["contents", "files", "listing", "meta", "versions"]], view]);
     tool.close();
   });
 
