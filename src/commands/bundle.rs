@@ -692,7 +692,11 @@ pub(crate) fn import(
                         memory.updated_at,
                         memory.accessed_at.map(|at| at.min(cx.now)),
                     )
-                    .modify(previous, &memory.key, Bytes::New(&memory.bytes));
+                    .modify(
+                        previous,
+                        &memory.key,
+                        Bytes::Hashed(&memory.bytes, &memory.sha256),
+                    );
             }
             (_, None) => {
                 added_files += 1;
@@ -702,7 +706,11 @@ pub(crate) fn import(
                         memory.updated_at,
                         memory.accessed_at.map(|at| at.min(cx.now)),
                     )
-                    .create(&memory.key, Bytes::New(&memory.bytes), Some(&memory.id));
+                    .create(
+                        &memory.key,
+                        Bytes::Hashed(&memory.bytes, &memory.sha256),
+                        Some(&memory.id),
+                    );
             }
         }
         if conflict {

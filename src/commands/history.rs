@@ -14,12 +14,52 @@ use crate::model::record::{
 };
 use crate::protocol::Prehashed;
 use crate::protocol::{Read, Snapshot, Stop, Write};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+/// This command's version writes, by memory: what the budget looks at per memory, gathered in
+/// one pass over the writes.
+struct OwnWrites<'w> {
+    /// `PutVersion`s, in write order.
+    versions: HashMap<&'w str, Vec<&'w VersionRecord>>,
+    /// `KeepVersion`s.
+    kept: HashMap<&'w str, Vec<&'w VersionRecord>>,
+}
+
+impl<'w> OwnWrites<'w> {
+    fn of(writes: &'w [Write]) -> OwnWrites<'w> {
+        let mut own = OwnWrites {
+            versions: HashMap::new(),
+            kept: HashMap::new(),
+        };
+        for write in writes {
+            let (map, v) = match write {
+                Write::PutVersion(v) => (&mut own.versions, v),
+                Write::KeepVersion(v) => (&mut own.kept, v),
+                _ => continue,
+            };
+            map.entry(v.memory_id.as_str()).or_default().push(v);
+        }
+        own
+    }
+
+    /// This command's versions of `memory`, in write order.
+    fn versions(&self, memory: &str) -> impl Iterator<Item = &&'w VersionRecord> {
+        self.versions.get(memory).into_iter().flatten()
+    }
+
+    /// The versions of `memory` this command keeps (`History::keep`).
+    fn kept(&self, memory: &str) -> impl Iterator<Item = &&'w VersionRecord> {
+        self.kept.get(memory).into_iter().flatten()
+    }
+}
 
 /// Where a memory's new bytes come from.
 pub(crate) enum Bytes<'a> {
-    /// New bytes, stored under the new version's id.
+    /// New bytes, stored under the new version's content key.
     New(&'a [u8]),
+    /// New bytes whose SHA-256 (hex) is known already (checked against a bundle's): not
+    /// hashed again.
+    Hashed(&'a [u8], &'a str),
     /// Bytes already stored (a rename, a restore): no copy.
     Stored {
         key: &'a str,
@@ -56,15 +96,19 @@ pub(crate) struct History<'c> {
     /// The memories this command wrote versions of, in order, each once: the ones the history
     /// budget looks at (docs/TOOL.md#history-budget).
     changed: Vec<String>,
+    /// The memories of `changed`, to look up (an import or a directory rename touches
+    /// thousands: every lookup here is constant time, so a command is linear in its files).
+    changed_set: HashSet<String>,
     /// Of those, the memories this command created with a fresh id: they have no stored
     /// history, so the budget needs no read for them.
-    fresh: Vec<String>,
+    fresh: HashSet<String>,
     /// The memories deleted in the compact form (docs/TOOL.md#delete-at-full-quota): their
     /// file record goes with every version and every byte only they hold; nothing is put.
     compacted: Vec<String>,
+    compacted_set: HashSet<String>,
     /// The history counts the records this command changes held (`FileRecord::history`), by
     /// memory: with them the budget needs no read while the memory stays within it.
-    counted: Vec<(String, HistoryCount)>,
+    counted: HashMap<String, HistoryCount>,
     /// The time of the store's newest version (0 for none): kept versions are stamped no
     /// earlier, so a clock gone back does not shorten what they are kept for.
     newest_time: i64,
@@ -101,9 +145,11 @@ impl<'c> History<'c> {
             emptying: None,
             restored_from: None,
             changed: Vec::new(),
-            fresh: Vec::new(),
+            changed_set: HashSet::new(),
+            fresh: HashSet::new(),
             compacted: Vec::new(),
-            counted: Vec::new(),
+            compacted_set: HashSet::new(),
+            counted: HashMap::new(),
             newest_time: snap
                 .newest_version_id()
                 .and_then(crate::model::ids::version_id_time)
@@ -113,7 +159,7 @@ impl<'c> History<'c> {
 
     /// Notes that this command writes a version of memory `id`.
     fn changes(&mut self, id: &str) {
-        if !self.changed.iter().any(|m| m == id) {
+        if self.changed_set.insert(id.to_string()) {
             self.changed.push(id.to_string());
         }
     }
@@ -223,10 +269,11 @@ impl<'c> History<'c> {
     ) -> FileRecord {
         let id = memory_id.map_or_else(|| self.ids.next("mem_"), str::to_string);
         if memory_id.is_none() {
-            self.fresh.push(id.clone());
+            self.fresh.insert(id.clone());
         }
         let bytes = match bytes {
             Bytes::New(b) => Hashed::New(b, None),
+            Bytes::Hashed(b, sha) => Hashed::New(b, Some(sha.to_string())),
             Bytes::Stored { key, size, sha256 } => Hashed::Stored { key, size, sha256 },
         };
         let now = self.recorded_now();
@@ -251,6 +298,10 @@ impl<'c> History<'c> {
                 let same = sha.as_deref() == Some(record.sha256.as_str());
                 (Hashed::New(b, sha), same)
             }
+            Bytes::Hashed(b, sha) => {
+                let same = b.len() as u64 == record.size && sha == record.sha256;
+                (Hashed::New(b, Some(sha.to_string())), same)
+            }
             Bytes::Stored { key, size, sha256 } => {
                 (Hashed::Stored { key, size, sha256 }, key == record.content)
             }
@@ -259,9 +310,7 @@ impl<'c> History<'c> {
             return record.clone();
         }
         if let Some(count) = record.history {
-            if !self.counted.iter().any(|(m, _)| m == &record.id) {
-                self.counted.push((record.id.clone(), count));
-            }
+            self.counted.entry(record.id.clone()).or_insert(count);
         }
         self.adopt(record);
         self.head(
@@ -302,7 +351,7 @@ impl<'c> History<'c> {
     pub(crate) fn delete(&mut self, record: &FileRecord) {
         if self.cx.compact {
             self.writes.push(self.delete_file(record));
-            if !self.compacted.iter().any(|m| m == &record.id) {
+            if self.compacted_set.insert(record.id.clone()) {
                 self.compacted.push(record.id.clone());
                 // A record stored before versions existed holds bytes no version names.
                 if record.version.is_none() {
@@ -355,18 +404,19 @@ impl<'c> History<'c> {
     /// content): those memories come within budget at their next checked write.
     pub(crate) fn finish(mut self, snap: &Snapshot, voice: Voice) -> Result<Vec<Write>, Stop> {
         let compacted = std::mem::take(&mut self.compacted);
+        let own = OwnWrites::of(&self.writes);
         // A memory whose record counted its versions, and that stays within budget by that
         // count with this command's versions added, needs no read: nothing would be pruned.
-        let within: Vec<(String, HistoryCount)> = self
+        let within: HashMap<String, HistoryCount> = self
             .changed
             .iter()
-            .filter(|m| !self.fresh.contains(m))
-            .filter_map(|m| self.counted_within(m))
+            .filter(|m| !self.fresh.contains(*m))
+            .filter_map(|m| self.counted_within(m, &own))
             .collect();
         let stored: Vec<String> = self
             .changed
             .iter()
-            .filter(|m| !self.fresh.contains(m) && !within.iter().any(|(w, _)| w == *m))
+            .filter(|m| !self.fresh.contains(*m) && !within.contains_key(*m))
             .chain(&compacted)
             .cloned()
             .collect();
@@ -377,12 +427,11 @@ impl<'c> History<'c> {
                 doomed.push((version.id.clone(), version.content.clone()));
             }
         }
-        let changed = std::mem::take(&mut self.changed);
         let mut kept: Vec<String> = Vec::new();
-        let mut counts: Vec<(String, HistoryCount)> = Vec::new();
-        for memory in &changed {
-            if let Some((_, count)) = within.iter().find(|(w, _)| w == memory) {
-                counts.push((memory.clone(), *count));
+        let mut counts: HashMap<String, HistoryCount> = HashMap::new();
+        for memory in &self.changed {
+            if let Some(count) = within.get(memory) {
+                counts.insert(memory.clone(), *count);
                 continue;
             }
             let stored: &[VersionRecord] = if self.fresh.contains(memory) {
@@ -390,15 +439,15 @@ impl<'c> History<'c> {
             } else {
                 snap.versions(&Read::History(memory.clone()))
             };
-            let (pruned, keys, count) = self.budget(memory, stored, voice)?;
+            let (pruned, keys, count) = self.budget(memory, stored, voice, &own)?;
             doomed.extend(pruned);
             kept.extend(keys);
-            counts.push((memory.clone(), count));
+            counts.insert(memory.clone(), count);
         }
         // Each memory's new record carries its count, for its next write.
         for write in &mut self.writes {
             if let Write::PutFile { record, .. } = write {
-                if let Some((_, count)) = counts.iter().find(|(m, _)| m == &record.id) {
+                if let Some(count) = counts.get(&record.id) {
                     record.history = Some(*count);
                 }
             }
@@ -445,21 +494,13 @@ impl<'c> History<'c> {
         Ok(writes)
     }
 
-    /// This command's versions of `memory`.
-    fn own_versions<'s>(&'s self, memory: &'s str) -> impl Iterator<Item = &'s VersionRecord> {
-        self.writes.iter().filter_map(move |w| match w {
-            Write::PutVersion(v) if v.memory_id == memory => Some(v),
-            _ => None,
-        })
-    }
-
     /// The count of `memory`'s versions with this command's added, when its record counted
     /// them and that sum is within the budget (then the budget prunes nothing and needs no
     /// read). Each new version's content counts in full: a bound, never below the truth.
-    fn counted_within(&self, memory: &str) -> Option<(String, HistoryCount)> {
-        let (_, before) = self.counted.iter().find(|(m, _)| m == memory)?;
+    fn counted_within(&self, memory: &str, own: &OwnWrites<'_>) -> Option<(String, HistoryCount)> {
+        let before = self.counted.get(memory)?;
         let mut count = *before;
-        for version in self.own_versions(memory) {
+        for version in own.versions(memory) {
             count.versions = count.versions.saturating_add(1);
             if version.content.is_some() {
                 count.bytes = count.bytes.saturating_add(version.size.unwrap_or(0));
@@ -481,8 +522,9 @@ impl<'c> History<'c> {
         memory: &str,
         stored: &[VersionRecord],
         voice: Voice,
+        writes: &OwnWrites<'_>,
     ) -> Result<(Vec<(String, Option<String>)>, Vec<String>, HistoryCount), Stop> {
-        let own: Vec<&VersionRecord> = self.own_versions(memory).collect();
+        let own: Vec<&VersionRecord> = writes.versions(memory).copied().collect();
         let own_ids: HashSet<&str> = own.iter().map(|v| v.id.as_str()).collect();
         // Oldest first, with no sort (each `sort_by` adds a copy of the sort to the wasm):
         // storage answers in id order, and this command's ids follow the store's newest, in
@@ -497,10 +539,7 @@ impl<'c> History<'c> {
         // What a restore brought back or a sync conflict set aside is never the budget's to
         // take (docs/TOOL.md#retention): retention alone lets it go.
         let mut pins = pinned(all.iter().copied(), None);
-        pins.extend(self.writes.iter().filter_map(|w| match w {
-            Write::KeepVersion(v) if v.memory_id == memory => Some(v.id.clone()),
-            _ => None,
-        }));
+        pins.extend(writes.kept(memory).map(|v| v.id.clone()));
         // Each content counts once while any version holding it remains (a history is at most
         // the budget's versions long: a list is enough).
         let mut holders: Vec<(&str, usize, u64)> = Vec::new();
