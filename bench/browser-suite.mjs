@@ -186,22 +186,42 @@ export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } 
   });
 }
 
-/** The cold-start rows' implementations (bench/cold.mjs). */
-export const COLD_IMPLS = /** @type {const} */ (["dist", "src", "dexie"]);
+/**
+ * The cold-start rows' implementations (bench/cold.mjs): the main entry's browser file (the
+ * one-file build), the same with a `<link rel="preload">` of the .wasm, the source modules,
+ * and the Dexie version.
+ */
+export const COLD_IMPLS = /** @type {const} */ (["dist", "preload", "src", "dexie"]);
+
+/**
+ * Network profiles for `runCold`'s `throttle` (CDP `Network.emulateNetworkConditions`: a delay
+ * per request, not per packet). `4g`: 9 Mbit/s down, 1.5 up, 60 ms; `slow-4g`: Lighthouse's
+ * mobile profile, 1.6 Mbit/s down, 750 kbit/s up, 150 ms.
+ */
+export const THROTTLES = Object.freeze({
+  "4g": { latency: 60, downloadThroughput: (9_000_000 / 8), uploadThroughput: 1_500_000 / 8 },
+  "slow-4g": { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
+});
 
 /**
  * Cold starts in headless Chromium over IndexedDB (bench/cold.html): each run a new tab that
  * imports the implementation, opens a store of 10 files of 1 KB and views /memories, timed
- * in the page from the import to the view's text; the package's one-file build (`dist`), its
- * source modules (`src`) and the Dexie version (`dexie`), rotating run by run. The first load
- * of each (nothing in the HTTP cache, an empty store) is reported apart. No request
- * interception here (it would slow every module request), so no cross-origin isolation.
- * @param {{ runs?: number, log?: (line: string) => void }} [options]
+ * in the page from the import to the view's text; the implementations of COLD_IMPLS, rotating
+ * run by run. The first load of each (an empty store) is reported apart. Served gzipped (as a
+ * production server would; every load downloads again: the server says no-cache and gives no
+ * validator). Counted per load from the DevTools protocol's network events: the module
+ * requests and .wasm requests after the harness's own, the bytes they moved, and whether the
+ * .wasm was asked for before the last module arrived. With `throttle` (a name of THROTTLES),
+ * each tab's network is throttled. No request interception here (it would slow every module
+ * request), so no cross-origin isolation.
+ * @param {{ runs?: number, throttle?: string, log?: (line: string) => void }} [options]
  * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
  */
-export async function runCold({ runs = 20, log = () => {} } = {}) {
+export async function runCold({ runs = 20, throttle, log = () => {} } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
-  const server = await startServer({ port: 0 });
+  const network = throttle === undefined ? undefined : THROTTLES[/** @type {keyof typeof THROTTLES} */ (throttle)];
+  if (throttle !== undefined && !network) throw new Error(`--throttle: unknown profile ${throttle} (profiles: ${Object.keys(THROTTLES).join(", ")})`);
+  const server = await startServer({ port: 0, gzip: true });
   const origin = `http://127.0.0.1:${server.port}`;
   const profile = await mkdtemp(path.join(tmpdir(), "memory-tool-cold-"));
   /** @type {import("playwright-core").BrowserContext | undefined} */
@@ -209,26 +229,51 @@ export async function runCold({ runs = 20, log = () => {} } = {}) {
   try {
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     const load = async (/** @type {string} */ query) => {
-      const tab = await /** @type {import("playwright-core").BrowserContext} */ (context).newPage();
+      const ctx = /** @type {import("playwright-core").BrowserContext} */ (context);
+      const tab = await ctx.newPage();
+      const cdp = await ctx.newCDPSession(tab);
+      /** @type {Map<string, { url: string, type: string, sent: number, done?: number, bytes?: number }>} */
+      const seen = new Map();
+      cdp.on("Network.requestWillBeSent", (e) => seen.set(e.requestId, { url: e.request.url, type: String(e.type), sent: e.timestamp }));
+      cdp.on("Network.loadingFinished", (e) => {
+        const r = seen.get(e.requestId);
+        if (r) Object.assign(r, { done: e.timestamp, bytes: e.encodedDataLength });
+      });
       try {
+        await cdp.send("Network.enable");
+        if (network) await cdp.send("Network.emulateNetworkConditions", { offline: false, ...network });
         await tab.goto(`${origin}/bench/cold.html?${query}`);
-        await tab.waitForFunction(() => document.documentElement.dataset.state === "done", undefined, { timeout: 60_000 });
+        await tab.waitForFunction(() => document.documentElement.dataset.state === "done", undefined, { timeout: 120_000 });
         const result = await tab.evaluate(() => /** @type {any} */ (window).result);
         if (result.error) throw new Error(`cold start ${query}: ${result.error}`);
-        return /** @type {{ ms: number, lines: number }} */ (result);
+        // What the implementation asked for: not the page, nor the harness (cold.mjs).
+        const own = [...seen.values()].filter((r) => !/\/bench\/cold\.(html|mjs)(\?|$)/.test(r.url) && !r.url.endsWith("/favicon.ico"));
+        const modules = own.filter((r) => r.type === "Script");
+        const wasm = own.filter((r) => r.url.endsWith(".wasm"));
+        const lastModule = Math.max(...modules.map((r) => r.done ?? Infinity));
+        return {
+          .../** @type {{ ms: number, lines: number }} */ (result),
+          modules: modules.length,
+          wasmRequests: wasm.length,
+          bytes: own.reduce((sum, r) => sum + (r.bytes ?? 0), 0),
+          wasmBeforeLastModule: wasm.length > 0 && wasm[0].sent < lastModule,
+        };
       } finally {
+        await cdp.detach().catch(() => {});
         await tab.close();
       }
     };
-    /** @type {Record<string, number>} */
+    /** @type {Record<string, Awaited<ReturnType<typeof load>>>} */
     const first = {};
     for (const impl of COLD_IMPLS) {
-      first[impl] = (await load(`impl=${impl}&store=first`)).ms;
+      first[impl] = await load(`impl=${impl}&store=first`);
       await load(`impl=${impl}&store=ten&fill=10`);
     }
-    log(`cold: first loads ${COLD_IMPLS.map((impl) => `${impl} ${Math.round(first[impl])} ms`).join(", ")}; ${runs} runs each`);
+    log(`cold: first loads ${COLD_IMPLS.map((impl) => `${impl} ${Math.round(first[impl].ms)} ms`).join(", ")}; ${runs} runs each${throttle ? `, throttled (${throttle})` : ""}`);
     /** @type {Record<string, number[]>} */
     const samples = Object.fromEntries(COLD_IMPLS.map((impl) => [impl, []]));
+    /** @type {Record<string, Awaited<ReturnType<typeof load>>>} */
+    const counted = {};
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < COLD_IMPLS.length; k++) {
         const impl = COLD_IMPLS[(i + k) % COLD_IMPLS.length];
@@ -236,6 +281,7 @@ export async function runCold({ runs = 20, log = () => {} } = {}) {
         // The store's 10 files, under the listing's first line.
         if (seen.lines < 11) throw new Error(`cold start ${impl}: the view listed ${seen.lines} lines`);
         samples[impl].push(seen.ms);
+        counted[impl] ??= seen;
       }
     }
     const dexie = summarize(samples.dexie);
@@ -245,8 +291,13 @@ export async function runCold({ runs = 20, log = () => {} } = {}) {
         suite: "chromium-cold",
         case: `import → first view, ${impl}`,
         ...summary,
-        first_load_ms: Math.round(first[impl] * 10) / 10,
+        first_load_ms: Math.round(first[impl].ms * 10) / 10,
         ratio_dexie: Math.round((summary.median_ms / dexie.median_ms) * 100) / 100,
+        throttle: throttle ?? null,
+        module_requests: counted[impl]?.modules,
+        wasm_requests: counted[impl]?.wasmRequests,
+        transferred_bytes: counted[impl]?.bytes,
+        wasm_before_last_module: counted[impl]?.wasmBeforeLastModule,
       };
     });
     return { rows, info: {} };

@@ -1,9 +1,12 @@
 // One cold start (bench/cold.html): from the import of the implementation to the text of a
 // first `view /memories`, over IndexedDB, in a page that has loaded nothing else of it. impl:
-// `dist` the package's one-file build (dist/memory-tool-wasm.js, the `memory-tool-wasm/bundle`
-// entry), `src` its source modules (src/js/index.js), `dexie` the Dexie
-// version of the commands (bench/alternatives/dexie.mjs). With `fill=N`, first writes N files
-// of 1 KB (untimed: the next loads view them). The figures go to `window.result`.
+// `dist` the package's one-file build (dist/memory-tool-wasm.js: the main entry's browser
+// file, and `memory-tool-wasm/bundle`), `preload` the same with the page's
+// `<link rel="preload">` of the .wasm (docs/BUNDLERS.md#a-fast-first-command; added here at
+// the clock's start, as if the page's head had it), `src` its source modules
+// (src/js/index.js), `dexie` the Dexie version of the commands (bench/alternatives/dexie.mjs).
+// With `fill=N`, first writes N files of 1 KB (untimed: the next loads view them). The figures
+// go to `window.result`.
 
 const params = new URLSearchParams(location.search);
 const impl = params.get("impl") ?? "dist";
@@ -22,6 +25,15 @@ async function coldStart() {
     }
     const result = await memory.execute(VIEW);
     return { ms: performance.now() - t0, text: String(result.content) };
+  }
+  if (impl === "preload") {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.href = "../pkg/memory_tool_wasm_bg.wasm";
+    link.as = "fetch";
+    link.type = "application/wasm";
+    link.crossOrigin = "anonymous";
+    document.head.append(link);
   }
   const url = impl === "src" ? "../src/js/index.js" : "../dist/memory-tool-wasm.js";
   const { MemoryTool } = await import(url);

@@ -18,6 +18,7 @@
 
 import { createServer } from "node:http";
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { createReadStream } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -108,17 +109,19 @@ export function apiOriginOf(baseUrl) {
 
 /**
  * Starts the server and resolves once it is listening.
- * @param {{ port?: number, root?: string, host?: string, apiBaseUrl?: string }} [options]
+ * @param {{ port?: number, root?: string, host?: string, apiBaseUrl?: string, gzip?: boolean }} [options]
  *   `port` 0 (or omitted) picks a free port; `root` defaults to the repository root;
- *   `apiBaseUrl` is where the demo's agent sends its Messages API requests (default the Anthropic API).
+ *   `apiBaseUrl` is where the demo's agent sends its Messages API requests (default the Anthropic API);
+ *   `gzip` compresses scripts, JSON and .wasm (gzip -9) for a client that accepts it, as a
+ *   production server would (the cold-start bench; off by default).
  * @returns {Promise<{ server: import("node:http").Server, port: number, url: string, close: () => Promise<void> }>}
  *   `url` is the demo page's address.
  */
-export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.1", apiBaseUrl } = {}) {
+export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.1", apiBaseUrl, gzip = false } = {}) {
   const realRoot = await realpath(path.resolve(root));
   const api = apiBaseUrl ? { baseUrl: apiBaseUrl, origin: apiOriginOf(apiBaseUrl) } : null;
   const server = createServer((req, res) => {
-    handle(realRoot, req, res, api).catch((err) => {
+    handle(realRoot, req, res, api, gzip).catch((err) => {
       if (!res.headersSent) send(res, 500, `Internal error: ${err && err.message}`);
       else res.destroy();
     });
@@ -144,14 +147,33 @@ export async function startServer({ port = 0, root = REPO_ROOT, host = "127.0.0.
   };
 }
 
+/** What the `gzip` option compresses: what a production server would. */
+const COMPRESSED = /^(text\/javascript|application\/json|application\/wasm)/;
+/** @type {Map<string, { mtimeMs: number, body: Buffer }>} */
+const gzipCache = new Map();
+
+/**
+ * The file's bytes, gzip -9, kept while the file is unchanged.
+ * @param {string} file
+ * @param {number} mtimeMs
+ */
+async function gzipped(file, mtimeMs) {
+  const cached = gzipCache.get(file);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.body;
+  const body = gzipSync(await readFile(file), { level: 9 });
+  gzipCache.set(file, { mtimeMs, body });
+  return body;
+}
+
 /**
  * Answers one request from files under `root`.
  * @param {string} root  real path of the served folder
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {{ baseUrl: string, origin: string } | null} api  the configured API base URL
+ * @param {boolean} [gzip]  compress scripts, JSON and .wasm for a client that accepts gzip
  */
-async function handle(root, req, res, api) {
+async function handle(root, req, res, api, gzip = false) {
   if (req.method !== "GET" && req.method !== "HEAD") {
     res.setHeader("Allow", "GET, HEAD");
     return send(res, 405, "Method not allowed");
@@ -198,6 +220,18 @@ async function handle(root, req, res, api) {
 
   const type = MIME_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
   if (type.startsWith("text/html") && isInside(path.join(root, "www"), file)) return sendDemoPage(file, req, res, api);
+  if (gzip && COMPRESSED.test(type) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+    const body = await gzipped(file, info.mtimeMs);
+    res.writeHead(200, {
+      "Content-Type": type,
+      "Content-Length": body.length,
+      "Content-Encoding": "gzip",
+      Vary: "Accept-Encoding",
+      "Cache-Control": "no-cache",
+      "X-Content-Type-Options": "nosniff",
+    });
+    return void res.end(req.method === "HEAD" ? undefined : body);
+  }
   res.writeHead(200, {
     "Content-Type": type,
     "Content-Length": info.size,

@@ -4,7 +4,7 @@
 // one asked for while the last is formatted), and the core formats each chunk in batches of
 // about BATCH_BYTES, one call per batch (its `bundleEntries`: the batch's records as JSON
 // lines, its contents as one byte array, the entries back as UTF-8 bytes that go into the Blob
-// as they are), with a yield to the page after each batch: the wasm memory
+// as they are), with a yield to the page before each batch: the wasm memory
 // holds one batch (or one entry bigger than a batch) at a time, time stays linear, and the main
 // thread is never held for long. The snapshot is consistent: every chunk checks the store's
 // newest version id (every change of a memory writes a version) and the export starts again,
@@ -19,11 +19,13 @@ import { bundleEntries, bundleHead } from "../../pkg/memory_tool_wasm.js";
 /**
  * Bytes of content read per chunk (one read-only transaction): a transaction costs a round
  * trip to the storage, so fewer and bigger chunks are faster; but a page of records is read
- * and handed over in one callback, so its size is also how long the page may wait. For
- * 10,000 × 1 KB in Chromium (8 runs each, `node bench/run.mjs --only stream --runs 8`):
- * 512 KiB, 691 ms and a longest stall of 13–46 ms; 1 MiB, 521 ms and 27–73 ms.
+ * and handed over in one callback (the browser takes the page's records in, all in one task,
+ * before the callback runs), so its size is also how long the page may wait. For 10,000 × 1 KB
+ * in Chromium (`node bench/run.mjs --only stream`, docs/BENCHMARKS.md#streamed-export): 1 MiB,
+ * stalls of 27–73 ms; 512 KiB, 11–77 ms on a loaded machine, the gaps that held no formatting
+ * lying just before a page arrived; 256 KiB halves that task for ~15% more time (~450 ms).
  */
-const CHUNK_BYTES = 512 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 /** Entries per chunk at most, whatever their size. */
 const CHUNK_ITEMS = 1000;
 /**
@@ -32,8 +34,11 @@ const CHUNK_ITEMS = 1000;
  * a page is a chunk's contents too (no further request), and a page of big files stays small.
  */
 const FIRST_PAGE_ITEMS = 32;
-/** Bytes of content per call of the core (~5 ms of work in Chromium), a yield after each. */
-const BATCH_BYTES = 192 * 1024;
+/**
+ * Bytes of content per call of the core, a yield before each: 192 KiB took 5–10 ms in
+ * Chromium, so ~96 KiB keeps a call to a few ms on a busy machine too.
+ */
+const BATCH_BYTES = 96 * 1024;
 /** Entries per call of the core at most. */
 const BATCH_ITEMS = 200;
 /** Bytes gathered before they are handed to a Blob part (and leave the JS heap). */
@@ -399,9 +404,11 @@ async function attemptExport(handle, { includeVersions, onProgress }) {
         const more = page ? !exhausted || entries.length > to : to < end;
         if (more) reading = readChunk(to, end, page);
         for (const batch of cut(from, to, BATCH_ITEMS, BATCH_BYTES)) {
+          // A yield first: the chunk arrived in the storage's callback, which has just taken
+          // its records in; the batch gets a task of its own.
+          await yieldToPage();
           format(batch, contents, from);
           progress(batch[1]);
-          await yieldToPage();
         }
         if (!more) return true;
         from = to;

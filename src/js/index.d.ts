@@ -762,6 +762,15 @@ export class MemoryTool {
    * read_write); `STORAGE_FAILED` when a store cannot be opened.
    */
   static open(options?: MemoryToolOptions): Promise<MemoryTool>;
+  /**
+   * Starts loading the core's `.wasm` (download, compile, instantiate) now, so the first
+   * `open` finds it loaded or on its way: for an app that opens its tool later than it
+   * imports the package (docs/BUNDLERS.md#a-fast-first-command). The first load wins: a later
+   * `open`'s `wasm` is then not read. Resolves once the core is loaded or its load failed; it
+   * never rejects for a failed load (not kept: the next `open` tries again and rejects with
+   * its own errors). Rejects with `INVALID_OPTIONS` for bad options.
+   */
+  static preload(options?: { wasm?: WasmSource }): Promise<void>;
   /** `{ type: "memory_20250818", name: "memory" }` (a fresh object each time). */
   readonly toolParam: MemoryToolParam;
   /** The store's name; with `mounts`, the first mount's store id (host calls' default). */

@@ -10,6 +10,7 @@ import {
   checkToolUse,
   contentOf,
   describeValue,
+  isPlainObject,
   inputJson,
   optionsArg,
   throttled,
@@ -19,15 +20,16 @@ import {
 import { BIG_TEXT, outcomeOf, perform, utf8 } from "./driver.js";
 import { changeFeed, eventScope, eventsOf } from "./events.js";
 import { entropy, newSessionId } from "./ids.js";
-import { invalidOptions, readOptions } from "./options.js";
+import { invalidOptions, readOptions, readWasm } from "./options.js";
 import { openHandle, planOf } from "./registry.js";
-import { loadEngine } from "./wasm.js";
+import { loadEngine, preloadEngine } from "./wasm.js";
 import { stateApi } from "./state.js";
 import { exportBlob } from "./export-stream.js";
 import { HOST_CALL_AS } from "./sync-actor.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
 
+/** @typedef {import("./index.js").WasmSource} WasmSource */
 /** @typedef {import("./index.js").MemoryToolOptions} MemoryToolOptions */
 /** @typedef {import("./index.js").ExecuteResult} ExecuteResult */
 /** @typedef {import("./index.js").ToolResultBlock} ToolResultBlock */
@@ -213,6 +215,29 @@ export class MemoryTool {
       this.#checkOpen();
       return this.#handles[this.#mountOf(call, store)];
     });
+  }
+
+  /**
+   * Starts loading the core's `.wasm` (download, compile, instantiate) now, so that the first
+   * `open` (or `MemoryStores.open`) finds it loaded or on its way: for an app that opens its
+   * tool later than it imports the package. Takes `{ wasm }` only, as `open` does; the first
+   * load wins, so a later `open`'s `wasm` is then not read. Resolves once the core is loaded
+   * or its load failed, and never rejects for a failed load: that failure is not kept, and
+   * the next `open` tries again and rejects with `open`'s own errors. Rejects with
+   * `INVALID_OPTIONS` for bad options.
+   * @param {{ wasm?: WasmSource }} [options]
+   * @returns {Promise<void>}
+   */
+  static async preload(options) {
+    if (options !== undefined && !isPlainObject(options)) {
+      throw new MemoryToolError("INVALID_OPTIONS", "MemoryTool.preload: the options must be an object.");
+    }
+    const { wasm, ...rest } = /** @type {{ wasm?: unknown }} */ (options ?? {});
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) {
+      throw new MemoryToolError("INVALID_OPTIONS", `MemoryTool.preload: unknown option \`${unknown[0]}\`; the one option is wasm.`);
+    }
+    return preloadEngine(readWasm(wasm, "MemoryTool.preload"));
   }
 
   /**

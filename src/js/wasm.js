@@ -1,5 +1,9 @@
-// Loads the WebAssembly core once per page or process (lazily, on the first MemoryTool.open or
-// MemoryStores.open), from the `wasm` option when one is given.
+// Loads the WebAssembly core once per page or process (lazily, on the first MemoryTool.open,
+// MemoryStores.open or MemoryTool.preload), from the `wasm` option when one is given. Nothing
+// is fetched when a module is evaluated: the page's modules all arrive before any of them runs,
+// so a fetch started then would overlap none of them, and it would be a wasted request (a 404
+// in the console, a CSP report) for every app that hands its own `wasm` to open
+// (docs/BUNDLERS.md#a-fast-first-command).
 
 import init, { Engine } from "../../pkg/memory_tool_wasm.js";
 
@@ -59,6 +63,21 @@ export function loadEngine(source) {
     throw error;
   });
   return loading;
+}
+
+/**
+ * Starts loading the core now (`MemoryTool.preload`), so a later `open` finds it loaded or
+ * under way. Resolves once it is loaded or its load failed, never rejecting: a failure is not
+ * kept, so the next `open` tries again and rejects with what went wrong, as it does without a
+ * preload.
+ * @param {WasmSource} [source]
+ * @returns {Promise<void>}
+ */
+export function preloadEngine(source) {
+  return loadEngine(source).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** @param {WasmSource | undefined} source */

@@ -1,5 +1,6 @@
-// esbuild, default browser platform, over the package's own source: the browser build reaches no
-// Node module (the "node" condition of package.json's exports is Node's alone), the .wasm comes
+// esbuild, default browser platform, over the package's own source: the browser build takes the
+// main entry's browser file (the one-file build, dist/) and reaches no Node module (the "node"
+// condition of package.json's exports is Node's alone), the .wasm comes
 // from the "./wasm" export as a file asset and reaches the core by the `wasm` option, resolved
 // against the bundle, and the page, in a folder of its own outside the output folder, runs in
 // Chromium over IndexedDB, across a reload.
@@ -32,7 +33,9 @@ test("esbuild bundles the browser entry with no Node module, and the page runs i
     });
     const inputs = Object.keys(built.metafile.inputs);
     assert.deepEqual(inputs.filter((p) => p.includes("node:") || p.endsWith("index-node.js")), []);
-    assert.ok(inputs.includes("src/js/index.js"), `the browser build takes index.js: ${inputs}`);
+    // The main entry's browser file: the one-file build, not the source modules.
+    assert.ok(inputs.includes("dist/memory-tool-wasm.js"), `the browser build takes the one-file build: ${inputs}`);
+    assert.deepEqual(inputs.filter((p) => p.startsWith("src/js/")), []);
     const files = await readdir(out);
     assert.ok(files.some((f) => f.endsWith(".wasm")), `the .wasm is emitted: ${files}`);
     // The page is not in dist/ (where a path relative to the page would find the .wasm).

@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { mkdtemp, mkdir, writeFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -127,6 +128,43 @@ test("answers HEAD without a body and refuses other methods", async () => {
   const post = await get("/www/app.js", "POST");
   assert.equal(post.status, 405);
   assert.equal(post.headers.allow, "GET, HEAD");
+});
+
+test("with gzip (the cold-start bench), scripts and .wasm go gzipped to a client that accepts it; off by default", async () => {
+  const zipped = await startServer({ port: 0, root, gzip: true });
+  try {
+    /** @param {number} port @param {string} rawPath @param {Record<string, string>} headers */
+    const fetchRaw = (port, rawPath, headers) =>
+      new Promise((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path: rawPath, headers }, (res) => {
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const accepts = { "accept-encoding": "gzip, deflate, br" };
+    for (const [file, bytes] of [
+      ["/www/app.js", Buffer.from("export {};\n")],
+      ["/pkg/core.wasm", Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0])],
+    ]) {
+      const got = /** @type {any} */ (await fetchRaw(zipped.port, file, accepts));
+      assert.equal(got.headers["content-encoding"], "gzip", file);
+      assert.equal(got.headers.vary, "Accept-Encoding");
+      assert.deepEqual(gunzipSync(got.body), bytes);
+      const plain = /** @type {any} */ (await fetchRaw(zipped.port, file, {}));
+      assert.equal(plain.headers["content-encoding"], undefined);
+      assert.deepEqual(plain.body, bytes);
+      const unasked = /** @type {any} */ (await fetchRaw(server.port, file, accepts));
+      assert.equal(unasked.headers["content-encoding"], undefined, "the default server sends files as they are");
+    }
+    // Images are not compressed.
+    const png = /** @type {any} */ (await fetchRaw(zipped.port, "/www/pic.png", accepts));
+    assert.equal(png.headers["content-encoding"], undefined);
+  } finally {
+    await zipped.close();
+  }
 });
 
 test("the port comes from --port, else $PORT, else 8080", () => {

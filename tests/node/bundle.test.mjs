@@ -1,8 +1,8 @@
 // The one-file browser entry (dist/memory-tool-wasm.js, written by scripts/build.sh through
 // scripts/bundle.mjs; docs/ARCHITECTURE.md#cold-start): one module that imports nothing, with
 // the same exports as the source entry, naming the .wasm in pkg/ from where it lies, and
-// working (here in Node, which reads that .wasm from disk); package.json ships it as the
-// `memory-tool-wasm/bundle` entry. Beside the source modules a subpath entry (sync, ai-sdk,
+// working (here in Node, which reads that .wasm from disk); package.json ships it as the main
+// entry's browser file and as the `memory-tool-wasm/bundle` entry. Beside the source modules a subpath entry (sync, ai-sdk,
 // anthropic) imports, it is a second copy of the package in the page, so the two must know
 // each other's errors and sync's key.
 
@@ -47,9 +47,16 @@ test("dist/memory-tool-wasm.js works, and shares errors and sync's key with the 
   tool.close();
 });
 
-test("package.json: the one-file build is the ./bundle entry, with the main entry's types, and it is shipped", async () => {
+test("package.json: the one-file build is the main entry's browser file and the ./bundle entry, with the main entry's types, and it is shipped", async () => {
   const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8"));
   assert.deepEqual(pkg.exports["./bundle"], { types: "./src/js/index.d.ts", default: "./dist/memory-tool-wasm.js" });
+  // And the main entry's browser file (a browser or a bundler: the `default` condition); Node
+  // keeps its own entry.
+  assert.deepEqual(pkg.exports["."], {
+    types: "./src/js/index.d.ts",
+    node: "./src/js/index-node.js",
+    default: "./dist/memory-tool-wasm.js",
+  });
   assert.ok(pkg.files.includes("dist/memory-tool-wasm.js"));
   assert.ok(pkg.files.includes("src/js/"), "the source modules stay in the package");
   // The self-reference resolves to it.

@@ -67,7 +67,7 @@ for (const [name, makeStorage] of [
 }
 
 // What a streamed export costs the storage, counted (never timed): one read-only transaction
-// to list, then one per chunk of about 1 MB or 1,000 entries, which over IndexedDB also reads
+// to list, then one per chunk of about 256 KiB or 1,000 entries, which over IndexedDB also reads
 // that chunk's page of records (so no one task takes in the whole store's); a chunk whose
 // contents lie together in key order is two requests (its keys, then its values in one
 // getAll), not one get per content; scattered contents fall back to one get each, with the
@@ -109,12 +109,12 @@ describe("exportBlob's cost in transactions and requests", () => {
       transactions = 0;
       for (const key of Object.keys(requests)) delete requests[key];
       const blob = await tool.exportBlob();
-      // One to list; the records in pages of 32, then of 524 (a chunk's worth, 512 KiB by the
-      // last page's sizes): 32 + 4 × 524 + 372, each page its own transaction, never all 2,500
+      // One to list; the records in pages of 32, then of 262 (a chunk's worth, 256 KiB by the
+      // last page's sizes): 32 + 9 × 262 + 110, each page its own transaction, never all 2,500
       // in one read; each chunk's contents, which lie together in key order, in two range
       // requests, no get.
-      assert.equal(transactions, 7, JSON.stringify(requests));
-      assert.deepEqual(requests, { "files.getAll": 6, "meta.get": 7, "contents.getAllKeys": 6, "contents.getAll": 6 });
+      assert.equal(transactions, 12, JSON.stringify(requests));
+      assert.deepEqual(requests, { "files.getAll": 11, "meta.get": 12, "contents.getAllKeys": 11, "contents.getAll": 11 });
       assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
 
       // The same from a tool opened afresh.
@@ -124,8 +124,8 @@ describe("exportBlob's cost in transactions and requests", () => {
       for (const key of Object.keys(requests)) delete requests[key];
       transactions = 0;
       const uncopied = await again.exportBlob();
-      assert.equal(transactions, 7);
-      assert.deepEqual(requests, { "files.getAll": 6, "meta.get": 7, "contents.getAllKeys": 6, "contents.getAll": 6 });
+      assert.equal(transactions, 12);
+      assert.deepEqual(requests, { "files.getAll": 11, "meta.get": 12, "contents.getAllKeys": 11, "contents.getAll": 11 });
       assert.deepEqual(JSON.parse(await uncopied.text()), await again.export());
 
       // Every other memory rewritten: a head's bytes are keyed by its path, so the old text
@@ -161,7 +161,7 @@ describe("exportBlob's cost in transactions and requests", () => {
     }
   });
 
-  test("30 memories of 100,000 bytes: chunks of about 512 KiB, the first with the page of records", async () => {
+  test("30 memories of 100,000 bytes: chunks of about 256 KiB, the first with the page of records", async () => {
     const SIZE = 100_000;
     const storage = new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
     const open = storage.open.bind(storage);
@@ -187,10 +187,10 @@ describe("exportBlob's cost in transactions and requests", () => {
       transactions = 0;
       const seen = [];
       const blob = await tool.exportBlob({ onProgress: (p) => seen.push(p) });
-      // 6 memories make 600 KB: five chunks of 6 from the one page of 30 records (a first page
-      // is 32 at most), each chunk's contents read in one range request.
-      assert.equal(transactions, 6);
-      assert.deepEqual(requests, { files: 1, contents: 5 });
+      // 3 memories make 300 KB, the first past 256 KiB: ten chunks of 3 from the one page of
+      // 30 records (a first page is 32 at most), each chunk's contents in one range request.
+      assert.equal(transactions, 11);
+      assert.deepEqual(requests, { files: 1, contents: 10 });
       assert.deepEqual(seen[0], { done: 0, total: 30 });
       assert.deepEqual(seen.at(-1), { done: 30, total: 30 });
       assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
@@ -198,5 +198,50 @@ describe("exportBlob's cost in transactions and requests", () => {
       IDBObjectStore.prototype.getAll = original;
       tool.close();
     }
+  });
+
+  // The main thread's share, counted: the page gets a turn (a message to itself, never a
+  // clamped setTimeout) before each call of the core, and a call formats about 96 KiB at most,
+  // so no one task formats a whole chunk, and no call runs in the storage's callback that just
+  // took a page of records in.
+  test("2,500 memories of 1,000 bytes: a yield before each call of the core, a call ~96 KiB", async () => {
+    const source = await MemoryTool.open({ storage: new InMemoryStorage(), store: "source" });
+    for (let i = 0; i < 2500; i++) {
+      await source.memories.create({ path: `/d/n${String(i).padStart(4, "0")}.md`, content: String(i % 10).repeat(1000) });
+    }
+    const bundle = await source.export();
+    source.close();
+    const tool = await MemoryTool.open({ storage: new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }), store: "yields" });
+    await tool.import(bundle);
+    const Original = globalThis.MessageChannel;
+    let yields = 0;
+    let timeouts = 0;
+    const originalTimeout = globalThis.setTimeout;
+    globalThis.MessageChannel = class extends Original {
+      constructor() {
+        super();
+        yields++;
+      }
+    };
+    globalThis.setTimeout = /** @type {any} */ (
+      (/** @type {any[]} */ ...args) => {
+        timeouts++;
+        return originalTimeout(...args);
+      }
+    );
+    let blob;
+    try {
+      blob = await tool.exportBlob();
+    } finally {
+      globalThis.MessageChannel = Original;
+      globalThis.setTimeout = originalTimeout;
+    }
+    // Pages of 32, 9 × 262 and 110 records (see the test above); 99 memories make the first
+    // batch past 96 KiB, so a page of 262 is three calls (99 + 99 + 64), the first page one
+    // and the last two: 1 + 27 + 2 yields, one before each call.
+    assert.equal(yields, 30);
+    assert.equal(timeouts, 0);
+    assert.deepEqual(JSON.parse(await blob.text()), await tool.export());
+    tool.close();
   });
 });

@@ -91,3 +91,40 @@ run("the browser entry (index.js, no Node import) still loads the core in Node, 
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
   assert.match(JSON.parse(out).content, /^Here're the files and directories up to 2 levels deep in \/memories/);
 });
+
+// MemoryTool.preload (docs/BUNDLERS.md#a-fast-first-command): it loads the core ahead of open,
+// from the same sources; a failed load resolves and is not kept, so open reports it (as it would
+// without the preload) and a later load can still succeed; bad options are refused.
+run("MemoryTool.preload({ wasm }) loads the core before open, which then reads no `wasm`", () => {
+  const out = inFreshNode(`
+    const before = await MemoryTool.preload({ wasm: new Uint8Array(bytes) });
+    // The first load won: this open's source is not read.
+    const memory = await MemoryTool.open({ storage: "memory", wasm: new Uint8Array([0, 97, 115, 109]) });
+    console.log(String(before), (await memory.execute({ command: "view", path: "/memories" })).isError);
+  `);
+  assert.equal(out, "undefined false");
+});
+
+run("a failed preload resolves, and open rejects as it would without it, then loads on a later try", () => {
+  const out = inFreshNode(`
+    const bad = new Uint8Array([0, 97, 115, 109]);
+    const preloaded = await MemoryTool.preload({ wasm: bad }).then((v) => "resolved " + v, (e) => "rejected " + e);
+    const failed = await MemoryTool.open({ storage: "memory", wasm: bad }).then(() => "opened", (e) => e.constructor.name);
+    const memory = await MemoryTool.open({ storage: "memory" });
+    console.log(preloaded, failed, typeof memory.execute);
+  `);
+  assert.equal(out, "resolved undefined CompileError function");
+});
+
+test("MemoryTool.preload refuses bad options with INVALID_OPTIONS", async () => {
+  const { MemoryTool } = await import("memory-tool-wasm");
+  await assert.rejects(MemoryTool.preload({ wasm: 42 }), {
+    code: "INVALID_OPTIONS",
+    message: "MemoryTool.preload: `wasm` must be a URL, a string, a Response, bytes (ArrayBuffer or a typed array) or a WebAssembly.Module.",
+  });
+  await assert.rejects(MemoryTool.preload({ store: "x" }), {
+    code: "INVALID_OPTIONS",
+    message: "MemoryTool.preload: unknown option `store`; the one option is wasm.",
+  });
+  await assert.rejects(MemoryTool.preload(/** @type {any} */ ("x")), { code: "INVALID_OPTIONS" });
+});

@@ -37,6 +37,8 @@ same<Drift<Statics<typeof Code.MemoryTool>, Statics<typeof Declared.MemoryTool>>
 same<Parameters<typeof Code.MemoryTool.open>, Parameters<typeof Declared.MemoryTool.open>>(both);
 same<ReturnType<typeof Code.MemoryTool.open>, Promise<Code.MemoryTool>>(both);
 same<ReturnType<typeof Declared.MemoryTool.open>, Promise<Declared.MemoryTool>>(both);
+same<Parameters<typeof Code.MemoryTool.preload>, Parameters<typeof Declared.MemoryTool.preload>>(both);
+same<ReturnType<typeof Code.MemoryTool.preload>, ReturnType<typeof Declared.MemoryTool.preload>>(both);
 same<Drift<Code.MemoryStores, Declared.MemoryStores>, never>(both);
 same<Drift<Statics<typeof Code.MemoryStores>, Statics<typeof Declared.MemoryStores>>, "open">(both);
 same<Parameters<typeof Code.MemoryStores.open>, Parameters<typeof Declared.MemoryStores.open>>(both);
