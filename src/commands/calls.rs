@@ -2,7 +2,7 @@
 //! APIs (docs/TOOL.md#memory-stores).
 
 use super::bundle::{Bundle, OnConflict};
-use super::memories::{ExpiryRun, ListOptions};
+use super::memories::{ExpiryRun, ListOptions, NewMemory, MAX_CREATE_MANY};
 use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::format::json::Json;
@@ -22,6 +22,9 @@ pub enum HostCall {
         key: String,
         content: String,
     },
+    /// `memories.createMany`: several memories in one transaction, all or none (a sync
+    /// pull's page, docs/SYNC.md#a-pass).
+    CreateMemories(Vec<NewMemory>),
     UpdateMemory {
         id: String,
         key: Option<String>,
@@ -71,6 +74,60 @@ pub enum HostCall {
     },
     ArchiveStore(String),
     DeleteStore(String),
+}
+
+/// The `memories` of a `memories.createMany`: each `{ path, content, content_sha256,
+/// memory_version_id? }`, its text held to its sha.
+fn new_memories(list: Option<&Json>) -> Result<Vec<NewMemory>, ToolError> {
+    let shape =
+        "`memories` must be an array of { path, content, content_sha256, memory_version_id? }";
+    let Some(Json::Array(items)) = list else {
+        return Err(bad(shape.into()));
+    };
+    if items.len() > MAX_CREATE_MANY {
+        return Err(bad(fill(
+            "`memories` holds {} memories; at most {} at once",
+            &[&items.len().to_string(), &MAX_CREATE_MANY.to_string()],
+        )));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let Json::Object(members) = item else {
+            return Err(bad(shape.into()));
+        };
+        const KNOWN: [&str; 4] = ["path", "content", "content_sha256", "memory_version_id"];
+        if let Some((name, _)) = members.iter().find(|(n, _)| !KNOWN.contains(&n.as_str())) {
+            return Err(bad(fill(
+                "unknown field `{}` of a memory of memories.createMany; its fields are {}",
+                &[name, &KNOWN.join(", ")],
+            )));
+        }
+        let args = Args(item);
+        if let Some(Json::Str(s)) = item.field("content") {
+            if s.lone_surrogate {
+                return Err(bad("a `content` holds a lone surrogate".into()));
+            }
+        }
+        let key = args.required_path("path")?;
+        let content = args.required("content")?;
+        let expected = args.required("content_sha256")?;
+        let actual = sha256_hex(content.as_bytes());
+        if actual != expected {
+            return Err(ToolError::new(
+                ErrorCode::ContentMismatch,
+                fill(
+                    "`content_sha256` of {} is {}, but the SHA-256 of its `content` is {}",
+                    &[&key, expected, &actual],
+                ),
+            ));
+        }
+        out.push(NewMemory {
+            key,
+            content: content.to_string(),
+            memory_version_id: args.string("memory_version_id")?.map(str::to_string),
+        });
+    }
+    Ok(out)
 }
 
 fn bad(message: String) -> ToolError {
@@ -176,6 +233,7 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
         "memories.get" | "versions.get" | "versions.redact" | "versions.restore" => &["id"],
         "memories.getByPath" => &["path"],
         "memories.create" => &["path", "content", "content_sha256"],
+        "memories.createMany" => &["memories"],
         "memories.update" => &[
             "id",
             "path",
@@ -248,6 +306,9 @@ impl HostCall {
                 key: args.required_path("path")?,
                 content: args.content_checked()?.unwrap_or_default(),
             },
+            "memories.createMany" => {
+                HostCall::CreateMemories(new_memories(json.field("memories"))?)
+            }
             "memories.update" => {
                 let expected_sha256 = match json.field("precondition") {
                     None => None,

@@ -510,3 +510,145 @@ pub(crate) fn expire(run: &ExpiryRun, cx: &Context, snap: &Snapshot) -> Result<O
     }
     Ok(Outcome::value(out, history.finish(snap, Voice::Host)?))
 }
+
+/// One memory of a `memories.createMany`: a store key, its text, and the hosted version it
+/// came from (recorded in its version's `created_by`, docs/SYNC.md#what-the-local-history-records).
+#[derive(Clone, Debug)]
+pub struct NewMemory {
+    pub key: String,
+    pub content: String,
+    pub memory_version_id: Option<String>,
+}
+
+/// The most memories one `memories.createMany` takes (a sync pull writes a page of 20).
+pub(crate) const MAX_CREATE_MANY: usize = 100;
+
+/// `memories.createMany({ memories })`: creates them all in one transaction, or none. Each is
+/// checked as `memories.create` checks one (placement, policy, size), the count as one
+/// addition, and two of them where one would stand in the other's way are refused: a
+/// `PATH_CONFLICT`, nothing written. Each gets its own version, in the order given, its
+/// `created_by` the host actor with its `memory_version_id`.
+pub(crate) fn create_many(
+    items: &[NewMemory],
+    cx: &Context,
+    snap: &Snapshot,
+) -> Result<Outcome, Stop> {
+    refuse_if_read_only(cx, snap, Voice::Host, "create memories")?;
+    let keys: std::collections::HashSet<&str> = items.iter().map(|m| m.key.as_str()).collect();
+    for (i, item) in items.iter().enumerate() {
+        refuse_tool_path(&item.key, cx)?;
+        let twice = items.iter().skip(i + 1).any(|m| m.key == item.key);
+        let under = crate::model::path::ancestor_keys(&item.key)
+            .into_iter()
+            .find(|a| keys.contains(a.as_str()));
+        if twice || under.is_some() {
+            let path = under.unwrap_or_else(|| item.key.clone());
+            return Err(Stop::Fail(
+                ToolError::new(
+                    ErrorCode::PathConflict,
+                    fill("Cannot create {} with {} in one call", &[&item.key, &path]),
+                )
+                .with_detail(Detail::Conflict {
+                    memory_id: None,
+                    path,
+                }),
+            ));
+        }
+    }
+    let mut reads: Vec<Read> = items.iter().flat_map(|m| placement_reads(&m.key)).collect();
+    reads.extend([Read::Count, clock_read()]);
+    snap.need(reads)?;
+    for item in items {
+        check_place(&item.key, None, snap)?;
+    }
+    let asks: Vec<super::policy::Ask<'_, '_>> = items
+        .iter()
+        .map(|m| super::policy::Ask {
+            key: &m.key,
+            operation: "create",
+            old_key: None,
+            bytes: Some(m.content.as_bytes()),
+        })
+        .collect();
+    let vetted = super::policy::vet_all(&asks, cx, snap, &|ask, reason| {
+        fill(crate::format::texts::POLICY_REFUSED, &[ask.key, reason])
+    })?;
+    let mut contents = Vec::with_capacity(items.len());
+    for (item, bytes) in items.iter().zip(vetted) {
+        let bytes = bytes.unwrap_or(std::borrow::Cow::Borrowed(item.content.as_bytes()));
+        check_size(cx, Voice::Host, &item.key, bytes.len())?;
+        contents.push(bytes);
+    }
+    check_count(
+        cx,
+        snap,
+        Voice::Host,
+        items.first().map_or("", |m| m.key.as_str()),
+        items.len() as u64,
+    )?;
+    let mut out = String::from("[");
+    let mut writes = Vec::new();
+    let mut newest: Option<String> = None;
+    for (i, (item, content)) in items.iter().zip(&contents).enumerate() {
+        // Each its own actor and ids, its versions after the one before.
+        let one = Context {
+            actor: match &item.memory_version_id {
+                Some(v) => with_field(&cx.actor, "memory_version_id", v),
+                None => cx.actor.clone(),
+            },
+            seed: seed_of(&cx.seed, i),
+            ..cx.clone()
+        };
+        let mut history = History::new(&one, snap);
+        history.after_version(newest.as_deref());
+        let record = history.create(&item.key, Bytes::New(content), None);
+        let done = history.finish(snap, Voice::Host)?;
+        for write in &done {
+            if let crate::protocol::Write::PutVersion(v) = write {
+                if newest.as_deref().is_none_or(|n| v.id.as_str() > n) {
+                    newest = Some(v.id.clone());
+                }
+            }
+        }
+        writes.extend(done);
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&memory_json(&record, Some(content)));
+    }
+    out.push(']');
+    Ok(Outcome::value(out, writes))
+}
+
+/// The `i`th memory's seed of a `createMany`: its ids are its own.
+fn seed_of(seed: &[u8; 16], i: usize) -> [u8; 16] {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(seed);
+    hasher.update((i as u64).to_le_bytes());
+    let digest = hasher.finalize();
+    let mut out = [0u8; 16];
+    for (o, d) in out.iter_mut().zip(digest.iter()) {
+        *o = *d;
+    }
+    out
+}
+
+/// The actor JSON object `actor` with `name` set to the string `value` (an actor that is not
+/// an object stays as it is).
+fn with_field(actor: &str, name: &str, value: &str) -> String {
+    match actor.trim_end().strip_suffix('}') {
+        Some(open) if actor.trim_start().starts_with('{') => {
+            let mut out = String::from(open.trim_end());
+            if !out.trim_end().ends_with('{') {
+                out.push(',');
+            }
+            crate::format::json::write_str(&mut out, name);
+            out.push(':');
+            crate::format::json::write_str(&mut out, value);
+            out.push('}');
+            out
+        }
+        _ => actor.to_string(),
+    }
+}

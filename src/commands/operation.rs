@@ -148,6 +148,7 @@ fn run_host(call: &HostCall, cx: &Context, snap: &Snapshot) -> Result<Outcome, S
         HostCall::GetMemory(id) => memories::get(id, snap),
         HostCall::GetMemoryByPath(key) => memories::get_by_path(key, cx, snap),
         HostCall::CreateMemory { key, content } => memories::create(key, content, cx, snap),
+        HostCall::CreateMemories(items) => memories::create_many(items, cx, snap),
         HostCall::UpdateMemory {
             id,
             key,

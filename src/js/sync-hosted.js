@@ -97,6 +97,17 @@ export class HostedStore {
    * @returns {AsyncGenerator<HostedMemory | FullMemory>}
    */
   async *memories(view) {
+    for await (const page of this.pages(view)) yield* page;
+  }
+
+  /**
+   * The hosted memories page by page, checked as `memories` checks them; a caller that stops
+   * early requests no further page, and one that asks for the next page before it is done
+   * with this one has it fetched meanwhile.
+   * @param {"basic" | "full"} view
+   * @returns {AsyncGenerator<Array<HostedMemory | FullMemory>>}
+   */
+  async *pages(view) {
     const limit = view === "full" ? FULL_PAGE : BASIC_PAGE;
     const maxPages = Math.ceil(HOSTED_MAX_MEMORIES / limit) + PAGE_SLACK;
     const maxItems = HOSTED_MAX_MEMORIES + PAGE_SLACK * limit;
@@ -120,6 +131,8 @@ export class HostedStore {
         const type = result?.response?.headers?.get?.("content-type");
         throw new HostedAnswerError(`the hosted listing is not the memory stores API's answer${type ? ` (${type})` : ""}`);
       }
+      /** @type {Array<HostedMemory | FullMemory>} */
+      const out = [];
       for (const item of body.data) {
         if (/** @type {any} */ (item)?.type !== "memory") continue;
         const memory = memoryOf(item);
@@ -131,8 +144,9 @@ export class HostedStore {
         if (paths.has(memory.path)) throw new HostedAnswerError(`the hosted listing names ${memory.path} twice`);
         paths.add(memory.path);
         if (paths.size > maxItems) throw new HostedAnswerError(`the hosted listing holds more than ${maxItems} memories`);
-        yield memory;
+        out.push(memory);
       }
+      yield out;
       const next = body.next_page;
       if (next === null || next === undefined || next === "") return;
       if (typeof next !== "string") throw new HostedAnswerError("the hosted listing's next_page is not a cursor");

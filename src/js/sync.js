@@ -521,28 +521,30 @@ export class MemorySync {
    * @param {SyncResult} result
    */
   async #reconcile(hosted, result) {
-    if (this.#archived === null) {
+    let local = await this.#localMemories();
+    // A first download (no baseline, nothing here) lists with the text: the full pages are the
+    // listing, so no `basic` page comes first, and each is written as it comes.
+    const first = Object.keys(this.#record.baseline).length === 0 && local.size === 0;
+    /** @type {Map<string, HostedMemory | FullMemory>} */
+    let listed;
+    if (first) {
+      listed = await this.#download(hosted, result);
+      local = await this.#localMemories();
+    } else {
+      listed = await hosted.list("basic");
+    }
+    const gone = await this.#whyGone(local);
+    const decide = (/** @type {boolean} */ pushing) =>
+      plan({ local, gone, hosted: listed, state: this.#record, now: Date.now(), pushing, corroborationMs: this.#corroborationMs });
+    // Whether the hosted store is archived matters only to a pass that would change it: it is
+    // read (once per MemorySync) when a plan first has something to send, and the plan is made
+    // again without pushing if it is (the plan is pure: the state in is unchanged).
+    let decided = decide(!this.#readOnly && this.#archived !== true);
+    if (this.#archived === null && (decided.pushes.length > 0 || decided.hostedDeletes.length > 0)) {
       this.#archived = await hosted.archived();
       this.#setStatus({ hostedArchived: this.#archived });
+      if (this.#archived) decided = decide(false);
     }
-    const pushing = !this.#readOnly && !this.#archived;
-    /** @type {LocalMemory[]} */
-    const localList = (await this.#memory.memories.list({ store: this.#store })).filter((/** @type {any} */ m) => m.type === "memory");
-    const local = new Map(localList.map((m) => [m.path, m]));
-    // A first download (no baseline, nothing here) lists with the text: the full pages are the
-    // listing, so no `basic` page comes first.
-    const first = Object.keys(this.#record.baseline).length === 0 && local.size === 0;
-    const listed = await hosted.list(first ? "full" : "basic");
-    const gone = await this.#whyGone(local);
-    const decided = plan({
-      local,
-      gone,
-      hosted: listed,
-      state: this.#record,
-      now: Date.now(),
-      pushing,
-      corroborationMs: this.#corroborationMs,
-    });
     this.#record = decided.state;
     if (decided.wiped) {
       result.wiped = true;
@@ -572,6 +574,87 @@ export class MemorySync {
       if (await this.#deleteHosted(hosted, d, result)) pending.delete--;
     }
     this.#setStatus({ pending: { ...pending } });
+  }
+
+  /** @returns {Promise<Map<string, LocalMemory>>} the local memories by path (no content, one transaction) */
+  async #localMemories() {
+    /** @type {LocalMemory[]} */
+    const list = (await this.#memory.memories.list({ store: this.#store })).filter((/** @type {any} */ m) => m.type === "memory");
+    return new Map(list.map((m) => [m.path, m]));
+  }
+
+  /**
+   * A first download (no baseline, nothing here): the `view=full` pages are the listing, and
+   * each page's memories are written here in one transaction (`memories.createMany`, all or
+   * none, each text checked against its sha) while the next page is fetched. A page that
+   * cannot be written whole is written one memory at a time, each with its own outcome; what
+   * was not written (no text in the page, refused, failing) is left to the plan that follows,
+   * which sees the whole listing. Only pulls are decided per page: with no baseline and
+   * nothing here there is nothing to push or delete (invariants 1 and 5).
+   * @param {HostedStore} hosted @param {SyncResult} result
+   * @returns {Promise<Map<string, HostedMemory | FullMemory>>} the whole listing
+   */
+  async #download(hosted, result) {
+    /** @type {Map<string, HostedMemory | FullMemory>} */
+    const listed = new Map();
+    let done = 0;
+    const pages = hosted.pages("full");
+    let next = pages.next();
+    for (;;) {
+      const page = await next;
+      if (page.done) break;
+      // The next page is on its way while this one is written; a failure of it surfaces at
+      // the `await` above.
+      next = pages.next();
+      next.catch(() => {});
+      const here = new Map(page.value.map((m) => [m.path, m]));
+      for (const [path, m] of here) listed.set(path, m);
+      const { pulls } = plan({ local: new Map(), gone: new Map(), hosted: here, state: this.#record, now: Date.now(), pushing: false, corroborationMs: this.#corroborationMs });
+      const withText = pulls.filter((p) => typeof (/** @type {any} */ (p.hosted).content) === "string");
+      done += await this.#writePage(withText, result);
+      this.#emit({ type: "progress", phase: "pull", done, total: listed.size });
+    }
+    return listed;
+  }
+
+  /**
+   * Writes a page of pulls of new memories in one transaction, or, when one of them cannot
+   * be written as it is, each on its own. The texts written are dropped from the listing.
+   * @param {Pull[]} pulls @param {SyncResult} result
+   * @returns {Promise<number>} how many were written
+   */
+  async #writePage(pulls, result) {
+    if (pulls.length === 0) return 0;
+    /** @type {any} */
+    let written;
+    try {
+      written = await this.#memory[HOST_CALL_AS](
+        "memories.createMany",
+        {
+          store: this.#store,
+          memories: pulls.map(({ path, hosted: h }) => ({
+            path,
+            content: /** @type {FullMemory} */ (h).content,
+            content_sha256: h.content_sha256,
+            memory_version_id: h.memory_version_id,
+          })),
+        },
+        { memory_store_id: this.#memoryStoreId },
+      );
+    } catch {
+      let count = 0;
+      for (const pull of pulls) if (await this.#writeLocal(pull, /** @type {FullMemory} */ (pull.hosted), result)) count++;
+      return count;
+    }
+    pulls.forEach((pull, i) => {
+      const id = written?.[i]?.id;
+      this.#record.baseline[pull.path] = baselineOf(pull.hosted, typeof id === "string" ? id : undefined);
+      delete this.#record.refused[`local:${pull.path}`];
+      delete this.#record.failing[pull.path];
+      delete (/** @type {any} */ (pull.hosted).content);
+      result.pulled.push(pull.path);
+    });
+    return pulls.length;
   }
 
   /**

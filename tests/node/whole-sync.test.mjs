@@ -8,6 +8,8 @@
 // - a device deletes a memory only when the hosted store really deleted it, and the hosted
 //   store loses a memory only when a device really deleted it (never for an expiry);
 // - what a pass pulls is a text the hosted store really held;
+// - a device that joins (a first download, the model writing there meanwhile) holds only
+//   texts the hosted store held or its own, and faults meet full pages too;
 // - with the faults gone, both devices and the hosted store end with the same memories
 //   (but for what a device expired).
 //
@@ -70,6 +72,9 @@ const FAULTS = [
   { name: "{}", fault: { match: listRoute, respond: { body: "{}" }, times: 3 } },
   { name: "data []", fault: { match: listRoute, rewrite: () => ({ data: [], next_page: null }), times: 2 } },
   { name: "endless cursor", fault: { match: listRoute, rewrite: (/** @type {any} */ p) => ({ ...p, next_page: "again" }), times: 300 } },
+  // A full page (a first download's listing) with a text that is not its sha, or none.
+  { name: "a lying text in a full page", fault: { match: listRoute, rewrite: (/** @type {any} */ p, /** @type {any} */ q) => (q.query.view === "full" ? { ...p, data: p.data.map((/** @type {any} */ m, /** @type {number} */ i) => (i === 0 && typeof m.content === "string" ? { ...m, content: `${m.content} (not this)` } : m)) } : p), times: 3 } },
+  { name: "content null in a full page", fault: { match: listRoute, rewrite: (/** @type {any} */ p, /** @type {any} */ q) => (q.query.view === "full" ? { ...p, data: p.data.map((/** @type {any} */ m) => ({ ...m, content: null })) } : p), times: 2 } },
   { name: "content null", fault: { match: memoryRoute, rewrite: (/** @type {any} */ m) => ({ ...m, content: null }), times: 3 } },
   { name: "a lying text", fault: { match: memoryRoute, rewrite: (/** @type {any} */ m) => ({ ...m, content: `${m.content} (not this)` }), times: 3 } },
 ];
@@ -109,7 +114,8 @@ async function runSequence(seed) {
   const hostedTexts = new Set();
   const devices = [];
   try {
-    for (const name of ["A", "B"]) {
+    /** A device with its own empty store: its first pass is a first download. @param {string} name */
+    const join = async (name) => {
       const storage = new InMemoryStorage();
       const memory = await MemoryTool.open({ store: "user", storage });
       const sync = await MemorySync.start(memory, {
@@ -129,7 +135,9 @@ async function runSequence(seed) {
         }
       });
       devices.push(dev);
-    }
+      return dev;
+    };
+    for (const name of ["A", "B"]) await join(name);
     let n = 0;
     const text = () => `text ${seed}.${++n}\n`;
     const paths = ["/a.md", "/b.md", "/n/c.md", "/n/d.md", "/e.md"];
@@ -177,7 +185,30 @@ async function runSequence(seed) {
       } else if (roll < 58) {
         offset += r.pick([1_000, 61_000, 3_600_000, 2 * DAY]);
         log.push(`time now +${Math.round(offset / 60_000)} min`);
-      } else if (roll < 62) {
+      } else if (roll < 60) {
+        // a new device joins (a first download of whatever the hosted store holds), while the
+        // model already writes there: the write is never overwritten
+        if (devices.length < 4) {
+          const dev = await join(String.fromCharCode(65 + devices.length));
+          const path = r.pick(paths);
+          const t = text();
+          dev.asked = true;
+          const [result] = await Promise.all([
+            dev.sync.now(),
+            dev.memory.execute({ command: "create", path: `/memories${path}`, file_text: t }).then((res) => {
+              if (!res.isError) dev.held.add(t);
+            }),
+          ]);
+          dev.asked = false;
+          noteHosted();
+          log.push(`${dev.name} joins, writing ${path}: ${result.ok ? "ok" : `error ${result.error}`} pulled [${result.pulled}] pushed [${result.pushed}] failed [${result.failed.map((f) => f.path)}]`);
+          const local = await localFiles(dev.memory);
+          for (const p of result.pulled) {
+            if (p === path && local[p] === t) continue; // the model's write came after the pull
+            assert.ok(hostedTexts.has(local[p]), why(`${dev.name} pulled a text the hosted store never held at ${p}: ${JSON.stringify(local[p])}`));
+          }
+        }
+      } else if (roll < 63) {
         // expiry on this device (on demand, as the host asks): local only
         const res = await d.memory.memories.expire({ olderThanDays: 1 });
         for (const m of res.data) d.expired.add(m.path);
