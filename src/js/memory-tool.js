@@ -25,7 +25,7 @@ import { openHandle, planOf } from "./registry.js";
 import { loadEngine, preloadEngine } from "./wasm.js";
 import { stateApi } from "./state.js";
 import { exportBlob } from "./export-stream.js";
-import { HOST_CALL_AS } from "./sync-actor.js";
+import { HOST_CALL_AS } from "./host-call-as.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
 
@@ -834,7 +834,7 @@ export class MemoryTool {
     return outcome;
   }
 
-  // Package-internal, for sync (src/js/sync-actor.js): `tool[HOST_CALL_AS](call, options, extra)`
+  // Package-internal, for sync (src/js/host-call-as.js): `tool[HOST_CALL_AS](call, options, extra)`
   // runs host call `call`, its versions recording `created_by` as the host actor with `extra`'s
   // fields. Defined here to reach the private engine, on a Symbol so no public type shows it.
   static {

@@ -5,7 +5,7 @@
 // sync-hosted.js; this file is the lifecycle (one state, named transitions), the triggers, the
 // syncing role across tabs (Web Locks), and a pass's I/O around the plan.
 
-import { HOST_CALL_AS } from "./sync-actor.js";
+import { HOST_CALL_AS } from "./host-call-as.js";
 import { recordStore } from "./sync-state.js";
 import { FAILURES_BEFORE_SKIP, baselineOf, emptyRecord, failingWait, plan } from "./sync-plan.js";
 import { FULL_PAGE, HostedStore, MAX_RETRY_AFTER_MS, isConflictError, isUnanswered, sleep } from "./sync-hosted.js";

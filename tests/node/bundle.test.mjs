@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import * as source from "../../src/js/index.js";
-import { HOST_CALL_AS } from "../../src/js/sync-actor.js";
+import { HOST_CALL_AS } from "../../src/js/host-call-as.js";
 
 const DIST = new URL("../../dist/memory-tool-wasm.js", import.meta.url);
 

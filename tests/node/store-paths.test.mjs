@@ -85,7 +85,7 @@ suite("store paths and tool paths", () => {
     assert.equal((await memory.memories.getByPath("/memories/by-host.md")).content, "on purpose");
 
     // The sync engine writes through the package-internal host call that records the hosted
-    // store (src/js/sync-actor.js): a hosted memory keeps the hosted store's path.
+    // store (src/js/host-call-as.js): a hosted memory keeps the hosted store's path.
     const hostCallAs = memory[Symbol.for("memory-tool-wasm.hostCallAs")];
     await hostCallAs.call(memory, "memories.create", { path: "/memories/pulled.md", content: "from the hosted store" }, {
       memory_store_id: "memstore_01hosted",

@@ -1,5 +1,7 @@
-// Package-internal: the key of the one MemoryTool method sync uses to write with a hosted
-// actor (docs/SYNC.md#what-the-local-history-records). Not exported from the package's entries.
+// Package-internal: the key of the MemoryTool method that runs a host call as another actor
+// (the one sync uses to write with a hosted actor, docs/SYNC.md#what-the-local-history-records).
+// The adapter owns it; sync imports it, never the other way. Not exported from the package's
+// entries.
 
 /**
  * `memory[HOST_CALL_AS](call, options, extra)` runs the host call `call` ("memories.create",

@@ -1,0 +1,165 @@
+// The JavaScript side's layers (docs/ARCHITECTURE.md#layout), as tests/architecture.rs checks
+// the Rust core's: every import of every module, read from its source, against the rules
+// between the parts. A failure names the file, the import and the rule it breaks.
+//
+// - The demo (www/) uses the package only through its public entries (the names of
+//   package.json's `exports`, which the demo's import map points at): no relative import
+//   leaves www/.
+// - No adapter module (src/js/ but sync*.js) imports sync: sync is built on the adapter, never
+//   the other way.
+// - Sync (src/js/sync*.js) imports only sync modules and the adapter's one key for running a
+//   host call as another actor (host-call-as.js); everything else it reaches through the
+//   MemoryTool it is given (the public host API). Types it may name anywhere (JSDoc).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * The source without its comments (JSDoc `import("…")` types are comments), and with every
+ * string emptied but module specifiers (the string after `from`, `import` or `import(`).
+ * @param {string} source
+ */
+export function stripComments(source) {
+  let out = "";
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    const next = source[i + 1];
+    if (c === "/" && next === "/") {
+      while (i < source.length && source[i] !== "\n") i++;
+    } else if (c === "/" && next === "*") {
+      const end = source.indexOf("*/", i + 2);
+      i = end < 0 ? source.length : end + 2;
+    } else if (c === '"' || c === "'" || c === "`") {
+      const start = i;
+      i++;
+      while (i < source.length && source[i] !== c) i += source[i] === "\\" ? 2 : 1;
+      i++;
+      // A module specifier stays; any other string is emptied (its text is not code).
+      out += /(\bfrom|\bimport|\bimport\s*\()\s*$/.test(out) ? source.slice(start, i) : `${c}${c}`;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Every module specifier `source` imports at run time: static imports and re-exports, side-effect
+ * imports, and dynamic `import("…")` of a string literal.
+ * @param {string} source
+ * @returns {string[]}
+ */
+export function importsOf(source) {
+  const code = stripComments(source);
+  const found = [];
+  const patterns = [
+    /\bimport\s+[^"'`;()]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bexport\s+[^"'`;()]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const match of code.matchAll(pattern)) found.push(match[1]);
+  return found;
+}
+
+/** The .js files below `dir`, as paths relative to the repository. @param {string} dir */
+async function modulesBelow(dir) {
+  const entries = await readdir(path.join(ROOT, dir), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith(".js"))
+    .map((e) => path.relative(ROOT, path.join(e.parentPath ?? e.path, e.name)))
+    .sort();
+}
+
+const isSync = (/** @type {string} */ file) => /^sync[^/]*\.js$/.test(path.basename(file));
+
+/**
+ * What breaks the rules, as "file: import (rule)" lines.
+ * @param {Record<string, string>} sources repository-relative path → source
+ * @param {string[]} entryNames the package's public entry names (`memory-tool-wasm`, …)
+ */
+export function layerProblems(sources, entryNames) {
+  const problems = [];
+  for (const [file, source] of Object.entries(sources)) {
+    for (const specifier of importsOf(source)) {
+      const relative = specifier.startsWith(".");
+      const target = relative ? path.normalize(path.join(path.dirname(file), specifier)) : specifier;
+      if (file.startsWith("www/")) {
+        if (relative && !target.startsWith("www/")) {
+          problems.push(`${file}: ${specifier} (the demo uses the package only through its public entries)`);
+        } else if (!relative && specifier.startsWith("memory-tool-wasm") && !entryNames.includes(specifier)) {
+          problems.push(`${file}: ${specifier} (not one of the package's entries: ${entryNames.join(", ")})`);
+        }
+      } else if (file.startsWith("src/js/") && !isSync(file)) {
+        if (relative && target.startsWith("src/js/") && isSync(target)) {
+          problems.push(`${file}: ${specifier} (no adapter module imports sync: sync is built on the adapter)`);
+        }
+      } else if (file.startsWith("src/js/") && isSync(file)) {
+        const allowed = relative && target.startsWith("src/js/") && (isSync(target) || target === "src/js/host-call-as.js");
+        if (!allowed) {
+          problems.push(`${file}: ${specifier} (sync imports only sync modules and host-call-as.js; the rest through the MemoryTool it is given)`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+async function sourcesOf(files) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const file of files) out[file] = await readFile(path.join(ROOT, file), "utf8");
+  return out;
+}
+
+test("the JavaScript layers: demo → package entries; adapter ↛ sync; sync → sync and the host API", async () => {
+  const pkg = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8"));
+  const entryNames = Object.keys(pkg.exports).map((key) => (key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`));
+  const files = [...(await modulesBelow("www")), ...(await modulesBelow("src/js"))];
+  assert.ok(files.some(isSync) && files.some((f) => f.startsWith("www/")), `modules found: ${files.length}`);
+  const problems = layerProblems(await sourcesOf(files), entryNames);
+  assert.deepEqual(problems, [], problems.join("\n"));
+  console.log(`# ${files.length} modules, their imports within the layers`);
+});
+
+test("the layer check sees every form of import, and no type in a comment", () => {
+  assert.deepEqual(
+    importsOf(`
+      import a from "./a.js";
+      import { b,
+        c } from './b.js';
+      export { d } from "./d.js";
+      export * from "./e.js";
+      import "./side.js";
+      const lazy = await import("./lazy.js");
+      /** @typedef {import("./types.js").T} T */
+      // import x from "./commented.js";
+      const s = "import y from './in-a-string.js'";
+    `),
+    ["./a.js", "./b.js", "./d.js", "./e.js", "./side.js", "./lazy.js"],
+  );
+  const entries = ["memory-tool-wasm", "memory-tool-wasm/sync"];
+  assert.deepEqual(
+    layerProblems(
+      {
+        "www/panel.js": 'import { x } from "../src/js/memory-tool.js";\nimport { y } from "memory-tool-wasm/internal";\nimport { z } from "./ok.js";',
+        "src/js/memory-tool.js": 'import { k } from "./sync-actor.js";',
+        "src/js/sync.js": 'import { e } from "./errors.js";\nimport { p } from "./sync-plan.js";',
+      },
+      entries,
+    ),
+    [
+      "www/panel.js: ../src/js/memory-tool.js (the demo uses the package only through its public entries)",
+      "www/panel.js: memory-tool-wasm/internal (not one of the package's entries: memory-tool-wasm, memory-tool-wasm/sync)",
+      "src/js/memory-tool.js: ./sync-actor.js (no adapter module imports sync: sync is built on the adapter)",
+      "src/js/sync.js: ./errors.js (sync imports only sync modules and host-call-as.js; the rest through the MemoryTool it is given)",
+    ],
+  );
+});
