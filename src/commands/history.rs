@@ -16,6 +16,29 @@ use crate::protocol::Prehashed;
 use crate::protocol::{Read, Snapshot, Stop, Write};
 use std::collections::{HashMap, HashSet};
 
+/// Memory ids in the order first added, each once, with a constant-time lookup (an import or
+/// a directory rename adds thousands: a command stays linear in its files).
+#[derive(Default)]
+struct OnceEach {
+    order: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl OnceEach {
+    /// Adds `id` unless it is there; true when it was not.
+    fn add(&mut self, id: &str) -> bool {
+        let new = self.seen.insert(id.to_string());
+        if new {
+            self.order.push(id.to_string());
+        }
+        new
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, String> {
+        self.order.iter()
+    }
+}
+
 /// This command's version writes, by memory: what the budget looks at per memory, gathered in
 /// one pass over the writes.
 struct OwnWrites<'w> {
@@ -95,17 +118,13 @@ pub(crate) struct History<'c> {
     restored_from: Option<String>,
     /// The memories this command wrote versions of, in order, each once: the ones the history
     /// budget looks at (docs/TOOL.md#history-budget).
-    changed: Vec<String>,
-    /// The memories of `changed`, to look up (an import or a directory rename touches
-    /// thousands: every lookup here is constant time, so a command is linear in its files).
-    changed_set: HashSet<String>,
+    changed: OnceEach,
     /// Of those, the memories this command created with a fresh id: they have no stored
     /// history, so the budget needs no read for them.
     fresh: HashSet<String>,
     /// The memories deleted in the compact form (docs/TOOL.md#delete-at-full-quota): their
     /// file record goes with every version and every byte only they hold; nothing is put.
-    compacted: Vec<String>,
-    compacted_set: HashSet<String>,
+    compacted: OnceEach,
     /// The history counts the records this command changes held (`FileRecord::history`), by
     /// memory: with them the budget needs no read while the memory stays within it.
     counted: HashMap<String, HistoryCount>,
@@ -144,11 +163,9 @@ impl<'c> History<'c> {
             prehashed: snap.prehashed(),
             emptying: None,
             restored_from: None,
-            changed: Vec::new(),
-            changed_set: HashSet::new(),
+            changed: OnceEach::default(),
             fresh: HashSet::new(),
-            compacted: Vec::new(),
-            compacted_set: HashSet::new(),
+            compacted: OnceEach::default(),
             counted: HashMap::new(),
             newest_time: snap
                 .newest_version_id()
@@ -159,9 +176,7 @@ impl<'c> History<'c> {
 
     /// Notes that this command writes a version of memory `id`.
     fn changes(&mut self, id: &str) {
-        if self.changed_set.insert(id.to_string()) {
-            self.changed.push(id.to_string());
-        }
+        self.changed.add(id);
     }
 
     /// The time this command records in file records: now, but never before the store's
@@ -351,8 +366,7 @@ impl<'c> History<'c> {
     pub(crate) fn delete(&mut self, record: &FileRecord) {
         if self.cx.compact {
             self.writes.push(self.delete_file(record));
-            if self.compacted_set.insert(record.id.clone()) {
-                self.compacted.push(record.id.clone());
+            if self.compacted.add(&record.id) {
                 // A record stored before versions existed holds bytes no version names.
                 if record.version.is_none() {
                     self.writes
@@ -417,19 +431,19 @@ impl<'c> History<'c> {
             .changed
             .iter()
             .filter(|m| !self.fresh.contains(*m) && !within.contains_key(*m))
-            .chain(&compacted)
+            .chain(compacted.iter())
             .cloned()
             .collect();
         snap.need(stored.iter().cloned().map(Read::History).collect())?;
         let mut doomed: Vec<(String, Option<String>)> = Vec::new();
-        for memory in &compacted {
+        for memory in compacted.iter() {
             for version in snap.versions(&Read::History(memory.clone())) {
                 doomed.push((version.id.clone(), version.content.clone()));
             }
         }
         let mut kept: Vec<String> = Vec::new();
         let mut counts: HashMap<String, HistoryCount> = HashMap::new();
-        for memory in &self.changed {
+        for memory in self.changed.iter() {
             if let Some(count) = within.get(memory) {
                 counts.insert(memory.clone(), *count);
                 continue;

@@ -321,8 +321,9 @@ export async function perform(handles, task, options = {}) {
     // Refused by the input or path checks: the outcome is known without touching storage.
     if (task.done()) return outcomeOf(task);
     mode = core(() => /** @type {"readonly" | "readwrite"} */ (task.mode()));
-    // The kinds of read a view can ask for: a storage may open only what they need.
-    const kinds = core(() => task.readScope());
+    // The kinds of read a view can ask for: a storage may open only what they need (a
+    // read-only task's; a write's transaction spans every store anyway).
+    const kinds = mode === "readonly" ? core(() => task.readScope()) : "";
     scope = kinds ? kinds.split(",") : null;
     prepare = mode === "readwrite";
     // A task of one mount: its transaction first, so its writes have one even after a round

@@ -46,34 +46,7 @@ function expectedMeta(dump) {
 
 /** Builds a version 3 database (files, contents, versions, listing) holding `files`. */
 function buildV3(factory, name, files, versions) {
-  return new Promise((resolve, reject) => {
-    const request = factory.open(name, 3);
-    request.onupgradeneeded = () => {
-      const db = request.result;
-      db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
-      db.createObjectStore("contents");
-      const v = db.createObjectStore("versions", { keyPath: "id" });
-      v.createIndex("memory", ["memoryId", "id"]);
-      v.createIndex("content", "content");
-      db.createObjectStore("listing");
-    };
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const db = request.result;
-      const tx = db.transaction(["files", "contents", "versions", "listing"], "readwrite");
-      for (const f of files) {
-        tx.objectStore("files").put(f);
-        tx.objectStore("listing").put(null, `${f.path}\u0000${f.size}`);
-        tx.objectStore("contents").put(new Uint8Array(f.size), f.content);
-      }
-      for (const v of versions) tx.objectStore("versions").put(v);
-      tx.oncomplete = () => {
-        db.close();
-        resolve();
-      };
-      tx.onabort = () => reject(tx.error);
-    };
-  });
+  return buildOld(factory, name, 3, { files, versions, contents: files.map((f) => [f.content, new Uint8Array(f.size)]) });
 }
 
 test("a version 3 database upgrades to 5: the metadata counts its files, bytes and newest version", async () => {
@@ -111,9 +84,18 @@ test("a version 3 database upgrades to 5: the metadata counts its files, bytes a
  * Builds a version 4 database as the previous release wrote it: file records that may hold a
  * copy of their head's bytes under `bytes`, contents keyed by version id, the metadata record.
  */
-function buildV4(factory, name, { files, contents, versions }) {
+function buildV4(factory, name, stored) {
+  return buildOld(factory, name, 4, stored);
+}
+
+/**
+ * Builds a database of schema `version` (3 or 4) as that release wrote it: files, contents,
+ * versions and listing, and from version 4 the metadata record.
+ */
+function buildOld(factory, name, version, { files, contents, versions }) {
+  const stores = ["files", "contents", "versions", "listing", ...(version >= 4 ? ["meta"] : [])];
   return new Promise((resolve, reject) => {
-    const request = factory.open(name, 4);
+    const request = factory.open(name, version);
     request.onupgradeneeded = () => {
       const db = request.result;
       db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
@@ -122,20 +104,22 @@ function buildV4(factory, name, { files, contents, versions }) {
       v.createIndex("memory", ["memoryId", "id"]);
       v.createIndex("content", "content");
       db.createObjectStore("listing");
-      db.createObjectStore("meta");
+      if (version >= 4) db.createObjectStore("meta");
     };
     request.onerror = () => reject(request.error);
     request.onsuccess = () => {
       const db = request.result;
-      const tx = db.transaction(["files", "contents", "versions", "listing", "meta"], "readwrite");
+      const tx = db.transaction(stores, "readwrite");
       for (const f of files) {
         tx.objectStore("files").put(f);
         tx.objectStore("listing").put(null, `${f.path}\u0000${f.size}`);
       }
       for (const [key, bytes] of contents) tx.objectStore("contents").put(bytes, key);
       for (const v of versions) tx.objectStore("versions").put(v);
-      const newest = versions.map((v) => v.id).sort().at(-1) ?? null;
-      tx.objectStore("meta").put({ files: files.length, bytes: files.reduce((s, f) => s + f.size, 0), newestVersion: newest, createdAt: 0, changedAt: 0, archivedAt: null }, "store");
+      if (version >= 4) {
+        const newest = versions.map((v) => v.id).sort().at(-1) ?? null;
+        tx.objectStore("meta").put({ files: files.length, bytes: files.reduce((s, f) => s + f.size, 0), newestVersion: newest, createdAt: 0, changedAt: 0, archivedAt: null }, "store");
+      }
       tx.oncomplete = () => {
         db.close();
         resolve();
