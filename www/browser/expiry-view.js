@@ -36,6 +36,8 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
   const body = /** @type {HTMLElement} */ (root.querySelector("#expiry-body"));
   let paints = 0;
   let expiring = false;
+  // Bumped by clear(): a paint still waiting on the package when the store vanished paints nothing.
+  let generation = 0;
 
   /** Asks the package what is due now and within a week, and paints both lists. */
   async function paint() {
@@ -45,14 +47,25 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
       done();
       return;
     }
+    const at = generation;
     let due;
     let soon;
     try {
       due = (await memory().memories.expire({ dryRun: true })).data;
       soon = (await memory().memories.expire({ dryRun: true, olderThanDays: EXPIRE_AFTER_DAYS - SOON_DAYS })).data;
     } catch (error) {
+      // A store that vanished has a notice of its own; its section says nothing until it starts over.
+      if (at !== generation || /** @type {any} */ (error)?.code === "STORE_VANISHED") {
+        clear();
+        done();
+        return;
+      }
       summary.textContent = "unknown";
       body.replaceChildren(rule(), el("p", { className: "problem" }, `Could not ask what is due to expire: ${describeError(error)}`));
+      done();
+      return;
+    }
+    if (at !== generation) {
       done();
       return;
     }
@@ -169,6 +182,7 @@ export function mountExpiry({ root, memory, readOnly, onSelect, onChanged, annou
 
   /** The store's data is gone (it vanished): nothing to say of its expiry until it starts over. */
   function clear() {
+    generation += 1;
     summary.textContent = "—";
     body.replaceChildren();
     delete root.dataset.due;
