@@ -31,6 +31,7 @@ pub mod wasm;
 pub use harness::{Counts, MemMounts, MemStore, PendingWrite, WritePolicy};
 
 pub use commands::bundle::streamed as bundle_stream;
+pub use commands::methods::refuse_unknown;
 pub use commands::{Context, Operation};
 pub use format::json::{quote, write_value, Json, JsonNumber, JsonStr};
 pub use format::listing::ListingEntry;
@@ -43,7 +44,7 @@ pub use model::path::{normalises_alike, tool_path, MemoryPath};
 pub use model::record::{sha256_hex, Change, VersionRecord};
 pub use model::record::{FileRecord, HistoryCount};
 pub use model::store::{slug, StoreRecord};
-pub use protocol::{Answer, Content, Decision, Outcome, Read, Write};
+pub use protocol::{storage_failure_text, Answer, Content, Decision, Outcome, Read, Write};
 pub use session::plan::{mount_infos, plan_mounts, system_prompt, MountInfo};
 pub use session::task::{Target, Task};
 pub use session::{Session, Start};

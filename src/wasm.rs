@@ -2,7 +2,7 @@
 //! out, one `Task` per command (see docs/ARCHITECTURE.md).
 
 use crate::commands::Operation;
-use crate::format::json::quote;
+use crate::format::json::{quote, Json};
 use crate::format::render::{cat, decimal, fill};
 use crate::protocol::{Answer, Read};
 use crate::session::task::Target;
@@ -54,6 +54,25 @@ pub fn plan_mounts(request_json: &str) -> String {
 pub fn system_prompt(mounts_json: &str) -> Result<String, JsValue> {
     let mounts = crate::session::plan::mount_infos(mounts_json).map_err(js_error)?;
     Ok(crate::session::plan::system_prompt(&mounts))
+}
+
+/// The tool result's text when the host's storage failed with `code` (`QUOTA_EXCEEDED`,
+/// `STORE_VANISHED`, else `STORAGE_FAILED`: docs/TOOL.md#storage-failures).
+#[wasm_bindgen(js_name = storageFailureText)]
+pub fn storage_failure_text(code: &str) -> String {
+    crate::storage_failure_text(code).to_string()
+}
+
+/// The refusal of the first of `names_json` (an options object's keys, as a JSON array) that
+/// host method `method` does not take (docs/TOOL.md#host-api-messages), or undefined when it
+/// takes them all.
+#[wasm_bindgen(js_name = refuseUnknownOption)]
+pub fn refuse_unknown_option(method: &str, names_json: &str) -> Option<String> {
+    let names = match Json::parse(names_json) {
+        Some(Json::Array(names)) => names,
+        _ => Vec::new(),
+    };
+    crate::refuse_unknown(method, names.iter().filter_map(Json::as_str))
 }
 
 /// The streamed export's start: the bundle's text before its first memory.
@@ -136,18 +155,19 @@ impl Engine {
         self.start(text, now_ms, entropy, actor_json)
     }
 
-    /// Starts a host write of `content` to the tool path `path`.
+    /// Starts a host write of `content` to the tool path given as JSON text (`path_json`, a
+    /// JSON string: it keeps half a surrogate pair, which the core then refuses).
     #[wasm_bindgen(js_name = startWrite)]
     pub fn start_write(
         &self,
-        path: &str,
+        path_json: &str,
         content: Vec<u8>,
         now_ms: f64,
         entropy: &[u8],
         actor_json: &str,
     ) -> Task {
         task(self.session.start(
-            Operation::host_write(path, content),
+            Operation::host_write_json(path_json, content),
             start(now_ms, entropy, actor_json),
         ))
     }

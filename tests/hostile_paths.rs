@@ -234,6 +234,12 @@ fn every_refused_payload_gets_its_spec_text_from_every_command_and_writes_nothin
                 store.execute(&input)
             };
             let (text, is_error) = result(&outcome);
+            // writeFile tells the host, without the model's mark (docs/TOOL.md#host-api-messages).
+            let want = if input.is_empty() {
+                want.strip_prefix("Error: ").unwrap_or(&want)
+            } else {
+                &want
+            };
             if !is_error || text != want {
                 failures.push(format!(
                     "{command} {:?} ({}):\n  want {want:?}\n  got  {text:?} (is_error {is_error})",

@@ -383,7 +383,8 @@ fn a_mount_itself_is_neither_written_nor_moved() {
     assert!(task.reads().is_empty());
     assert_eq!(
         task.outcome().map(|o| o.text_content()),
-        Some("Error: Cannot write /memories/demo-memory: it is a mounted memory store; write a file inside it")
+        // Told to the host, without the model's mark (docs/TOOL.md#host-api-messages).
+        Some("Cannot write /memories/demo-memory: it is a mounted memory store; write a file inside it")
     );
 }
 

@@ -21,6 +21,13 @@ fn filtered() -> MemStore {
 
 fn refused(store: &mut MemStore, operation: Operation, want: &str) {
     let (files, versions) = (store.files.clone(), store.versions.clone());
+    // The host hears the tool's refusals without the model's mark
+    // (docs/TOOL.md#host-api-messages).
+    let want = if matches!(operation, Operation::Tool(_)) {
+        want
+    } else {
+        want.strip_prefix("Error: ").unwrap_or(want)
+    };
     let outcome = store.run(operation);
     assert_eq!(result(&outcome), (want.to_string(), true));
     assert_eq!(outcome.error.map(|c| c.as_str()), Some("POLICY_REFUSED"));

@@ -95,8 +95,10 @@ fn the_corpus_credentials_are_refused_and_its_notes_stored() {
         let (path, outcome) = write(&mut store, i, case);
         let kind = case.kind.as_deref().unwrap_or("?");
         let what = if case.as_path { "path" } else { "content" };
+        // A path goes in by the tool (the model's mark), a content by writeFile (the host's).
+        let mark = if case.as_path { "Error: " } else { "" };
         let want = format!(
-            "Error: Cannot write {path}: the {what} looks like it holds {kind}; memories must not store secrets"
+            "{mark}Cannot write {path}: the {what} looks like it holds {kind}; memories must not store secrets"
         );
         let (text, is_error) = result(&outcome);
         if is_error && text == want && outcome.error.map(|c| c.as_str()) == Some("POLICY_REFUSED") {
@@ -135,8 +137,9 @@ fn the_corpus_credentials_are_refused_and_its_notes_stored() {
 
 const KEY: &str = "ghp_Qm7Rt2Vx9Zb4Nc6Lp1Hs8Kd3Jf5Wg0Ya2Teu";
 
+/// The refusal the host hears (without the model's mark, docs/TOOL.md#host-api-messages).
 fn path_refusal(shown: &str) -> String {
-    format!("Error: {shown}: the path looks like it holds a GitHub token; memories must not store secrets")
+    format!("{shown}: the path looks like it holds a GitHub token; memories must not store secrets")
 }
 
 fn unchanged_after(store: &mut MemStore, operation: Operation) -> (String, Option<&'static str>) {
@@ -210,7 +213,7 @@ fn a_key_as_a_name_is_refused_on_every_write_that_places_a_path() {
             ))
         ),
         (
-            format!("Error: Cannot rename /dir/a.md to /{KEY}.md: the path looks like it holds a GitHub token; memories must not store secrets"),
+            format!("Cannot rename /dir/a.md to /{KEY}.md: the path looks like it holds a GitHub token; memories must not store secrets"),
             refused
         )
     );
@@ -361,7 +364,7 @@ mod arbitrary_content {
             let (text, is_error) = result(&outcome);
             if is_error {
                 prop_assert!(
-                    text.starts_with("Error: Cannot write /memories/x.md: the content looks like it holds ")
+                    text.starts_with("Cannot write /memories/x.md: the content looks like it holds ")
                         && text.ends_with("; memories must not store secrets"),
                     "{}", text
                 );

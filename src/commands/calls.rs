@@ -3,6 +3,7 @@
 
 use super::bundle::{Bundle, OnConflict};
 use super::memories::{ExpiryRun, ListOptions, NewMemory, MAX_CREATE_MANY};
+use super::methods::unknown_option_text;
 use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::format::json::Json;
@@ -281,18 +282,7 @@ impl HostCall {
                 .iter()
                 .find(|(name, _)| name != "call" && !known.contains(&name.as_str()))
             {
-                return Err(bad(fill(
-                    "unknown argument `{}` of {}; its arguments are {}",
-                    &[
-                        name,
-                        call,
-                        &if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        },
-                    ],
-                )));
+                return Err(bad(unknown_option_text(call, name, known)));
             }
         }
         Ok(match call {

@@ -10,6 +10,7 @@ mod edit;
 pub(crate) mod history;
 mod host;
 pub(crate) mod memories;
+pub(crate) mod methods;
 mod operation;
 mod policy;
 mod rename;

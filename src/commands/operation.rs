@@ -5,8 +5,9 @@ use super::calls::HostCall;
 use super::rules::{refuse_if_read_only, Voice};
 use super::{bundle, create, delete, edit, host, memories, rename, stores, versions, view};
 use crate::commands::Context;
+use crate::format::json::Json;
 use crate::format::render::cat;
-use crate::model::error::ToolError;
+use crate::model::error::{ErrorCode, ToolError};
 use crate::model::input::{parse_tool_input, ToolCommand};
 use crate::model::path::MemoryPath;
 use crate::protocol::{Outcome, Snapshot, Stop};
@@ -39,6 +40,20 @@ impl Operation {
             path: MemoryPath::parse(path, false),
             bytes,
         }
+    }
+
+    /// A host write whose path comes as JSON text (a JSON string): JSON keeps half a surrogate
+    /// pair as its escape where a string that crosses as UTF-8 would hold U+FFFD, a legal name,
+    /// so such a path is refused as the tool refuses it (docs/TOOL.md#path-rules).
+    pub fn host_write_json(path_json: &str, bytes: Vec<u8>) -> Operation {
+        let path = match Json::parse(path_json) {
+            Some(Json::Str(s)) => MemoryPath::parse(&s.text, s.lone_surrogate),
+            _ => Err(ToolError::new(
+                ErrorCode::InvalidInput,
+                "writeFile(path, content): `path` must be a string.".to_string(),
+            )),
+        };
+        Operation::HostWrite { path, bytes }
     }
 
     /// A host call from `{"call": …}` JSON text.
@@ -82,9 +97,18 @@ impl Operation {
         }
     }
 
-    /// Whether its refusals are told to the model (`Error: …`) rather than to the host.
+    /// Whether its texts name tool paths and speak in the model's words: a tool command's,
+    /// and a host write's (`writeFile` takes tool paths and runs the tool's rules); a host
+    /// call's name store paths.
     pub(crate) fn speaks_to_model(&self) -> bool {
         !matches!(self, Operation::Host(_))
+    }
+
+    /// Whether its refusals go to the model, marked `Error: ` (docs/TOOL.md#input-errors),
+    /// rather than to the host as a typed error's message, unmarked
+    /// (docs/TOOL.md#host-api-messages): a host write's are the host's.
+    pub(crate) fn answers_model(&self) -> bool {
+        matches!(self, Operation::Tool(_) | Operation::MountsView { .. })
     }
 
     /// The bytes this operation will write as they are, if known before any read: a create's

@@ -29,6 +29,15 @@ impl Voice {
     }
 }
 
+/// A refusal in the model's words, told to the host: without the model's `Error: ` mark (a
+/// host write's refusals are the tool's texts, docs/TOOL.md#host-api-messages).
+pub(crate) fn for_host(mut error: ToolError) -> ToolError {
+    if let Some(text) = error.message.strip_prefix("Error: ") {
+        error.message = text.to_string();
+    }
+    error
+}
+
 /// The refusal of a command whose reads met damage (docs/TOOL.md#damaged-records): the
 /// memory by its tool path (or id), in the caller's voice.
 pub(crate) fn damaged(damage: &Damage, cx: &Context, voice: Voice) -> ToolError {

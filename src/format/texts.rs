@@ -266,3 +266,14 @@ pub(crate) const POLICY_REFUSED_DELETE: &str = "Error: Cannot delete {}: {}";
 /// The reason when the policy answers a rename or delete with content (docs/TOOL.md#beforewrite).
 pub(crate) const POLICY_NO_CONTENT: &str =
     "the write policy answered with content, but a rename or delete has none to rewrite";
+
+/// The storage quota is full (docs/TOOL.md#storage-failures).
+pub(crate) const STORAGE_QUOTA: &str =
+    "Error: The memory could not be saved: the browser's storage quota is full. Nothing was changed.";
+
+/// The store's database was deleted outside the package (docs/TOOL.md#storage-failures).
+pub(crate) const STORAGE_VANISHED: &str = "Error: The memory store's data was deleted outside this tool; the user must restore or restart it. Nothing was changed.";
+
+/// Any other failure of the storage (docs/TOOL.md#storage-failures).
+pub(crate) const STORAGE_FAILED: &str =
+    "Error: The memory store could not be reached. Nothing was changed.";

@@ -4,6 +4,9 @@
 // The rules of the values themselves are the core's: this only shapes them.
 
 import { MemoryToolError } from "./errors.js";
+// A free function of the core; callable once the core is loaded (every method that takes
+// options runs on an open MemoryTool or MemoryStores, which loaded it).
+import { refuseUnknownOption } from "../../pkg/memory_tool_wasm.js";
 
 /**
  * Whether `value` is an object that is not an array (what every options argument must be).
@@ -145,13 +148,29 @@ export function optionsArg(call, options, required = false) {
 }
 
 /**
+ * The options object of public method `method` (`optionsArg`'s copy), refused whole with the
+ * core's text (`INVALID_INPUT`) when it holds an option the method does not take
+ * (docs/TOOL.md#host-api-messages): a misspelt option is never dropped while the rest applies.
+ * @param {string} method
+ * @param {unknown} options
+ * @param {boolean} [required]
+ * @returns {Record<string, any>}
+ */
+export function methodOptions(method, options, required = false) {
+  const args = optionsArg(method, options, required);
+  const refusal = refuseUnknownOption(method, JSON.stringify(Object.keys(args)));
+  if (refusal !== undefined) throw new MemoryToolError("INVALID_INPUT", refusal);
+  return args;
+}
+
+/**
  * `versions.list` filters for the core: times may be Dates (sent as RFC 3339); an invalid
  * Date is `INVALID_INPUT`.
  * @param {unknown} filters
  * @returns {Record<string, any>}
  */
 export function versionFilters(filters) {
-  const args = optionsArg("versions.list", filters);
+  const args = methodOptions("versions.list", filters);
   for (const name of ["created_at_gte", "created_at_lte"]) {
     const value = args[name];
     if (value instanceof Date) {

@@ -6,6 +6,7 @@
 
 import { MemoryToolError, messageOf, toStorageError } from "./errors.js";
 import { decide, textOrBytes } from "./policy.js";
+import { entropy } from "./ids.js";
 
 /** @typedef {import("./index.js").StoreHandle} StoreHandle */
 /** @typedef {import("./index.js").StorageTx} StorageTx */
@@ -88,6 +89,33 @@ class CoreCalls {
 export const BIG_TEXT = 2048;
 /** The encoder of those texts (inputs of the `…Utf8` start calls, big answers). */
 export const utf8 = new TextEncoder();
+
+/**
+ * Starts host call `call` with `args` on mount number `mount` of `engine`, as `actorJson`:
+ * the one way every caller (the public methods, sync's calls as another actor, the store
+ * registry) turns a call into a task. `compact`: the form that puts nothing
+ * (docs/TOOL.md#delete-at-full-quota). Throws `INVALID_INPUT` when the arguments have no JSON
+ * form.
+ * @param {import("../../pkg/memory_tool_wasm.js").Engine} engine
+ * @param {string} call
+ * @param {Record<string, unknown>} args
+ * @param {string} actorJson
+ * @param {number} mount
+ * @param {boolean} [compact]
+ * @returns {Task}
+ */
+export function startHostCall(engine, call, args, actorJson, mount, compact = false) {
+  let json;
+  try {
+    json = JSON.stringify({ ...args, call });
+  } catch (error) {
+    throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
+  }
+  if (compact) return engine.startHostCompact(json, Date.now(), entropy(), actorJson, mount);
+  return json.length > BIG_TEXT
+    ? engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), actorJson, mount)
+    : engine.startHost(json, Date.now(), entropy(), actorJson, mount);
+}
 
 /**
  * Answers read `index` with `text` (JSON, or a listing).

@@ -1,6 +1,7 @@
 // The one error type of the package, the one place where storage failures (IndexedDB's
 // DOMExceptions above all) become our stable codes, and the error a host call throws for the
-// core's error outcome. Imports nothing, so every entry (anthropic.js too) may use it.
+// core's error outcome. Imports nothing, so every entry (anthropic.js too) may use it. The
+// texts the model reads, storage failures' too, are the core's (src/format/texts.rs).
 
 /**
  * The mark of this package's errors, on MemoryToolError.prototype: a registered symbol, so
@@ -63,17 +64,6 @@ Object.defineProperty(MemoryToolError.prototype, BRAND, { value: true });
 const STORAGE_CODES = new Set(["QUOTA_EXCEEDED", "STORAGE_FAILED", "STORE_VANISHED"]);
 
 /**
- * Texts the model reads when storage fails (docs/TOOL.md#storage-failures: a failed write is an error result and
- * loses nothing). They never name a database, a key or anything but what the model sent.
- */
-const MODEL_TEXTS = {
-  QUOTA_EXCEEDED:
-    "Error: The memory could not be saved: the browser's storage quota is full. Nothing was changed.",
-  STORAGE_FAILED: "Error: The memory store could not be reached. Nothing was changed.",
-  STORE_VANISHED: "Error: The memory store's data was deleted outside this tool; the user must restore or restart it. Nothing was changed.",
-};
-
-/**
  * Whether `error` is a storage failure already given one of our storage codes.
  * @param {unknown} error
  * @returns {error is MemoryToolError}
@@ -117,20 +107,9 @@ export function toStorageError(error) {
 }
 
 /**
- * The text the model reads for a storage failure.
- * @param {MemoryToolError} error a storage error (see `isStorageError`)
- * @returns {string}
- */
-export function modelTextFor(error) {
-  if (error.code === "QUOTA_EXCEEDED") return MODEL_TEXTS.QUOTA_EXCEEDED;
-  if (error.code === "STORE_VANISHED") return MODEL_TEXTS.STORE_VANISHED;
-  return MODEL_TEXTS.STORAGE_FAILED;
-}
-
-/**
  * The error a host call throws for an error outcome of the core: the core's code (default
- * `INVALID_INPUT`), its text without the model's "Error: " prefix, and its details (an
- * object `value`) on the error.
+ * `INVALID_INPUT`), its text as the core says it to the host (docs/TOOL.md#host-api-messages),
+ * and its details (an object `value`) on the error.
  * @param {{ content: unknown, code?: string, value?: unknown }} outcome
  * @returns {MemoryToolError}
  */
@@ -141,7 +120,7 @@ export function hostError(outcome) {
     typeof value === "object" && value !== null && !Array.isArray(value)
       ? /** @type {Record<string, unknown>} */ (value)
       : undefined;
-  return new MemoryToolError(outcome.code ?? "INVALID_INPUT", text.replace(/^Error: /, ""), { detail });
+  return new MemoryToolError(outcome.code ?? "INVALID_INPUT", text, { detail });
 }
 
 /**

@@ -4,7 +4,7 @@
 // history like any memory. A store's own memories live in the storage's store named by its id.
 
 import { MemoryToolError, toStorageError } from "./errors.js";
-import { isPlainObject } from "./arguments.js";
+import { isPlainObject, methodOptions } from "./arguments.js";
 import { chooseStorage, readWasm } from "./options.js";
 import { loadEngine } from "./wasm.js";
 import { openRegistry } from "./registry.js";
@@ -112,9 +112,7 @@ export class MemoryStores {
   async list(options) {
     if (options === undefined) options = {};
     if (!isPlainObject(options)) throw invalidInput("list: the options must be an object.");
-    const { includeArchived, ...rest } = /** @type {Record<string, unknown>} */ (options);
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0) throw invalidInput(`list: unknown option \`${unknown[0]}\`; the option is includeArchived.`);
+    const { includeArchived } = methodOptions("stores.list", options);
     if (includeArchived !== undefined && typeof includeArchived !== "boolean") {
       throw invalidInput("list: `includeArchived` must be a boolean.");
     }

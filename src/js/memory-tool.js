@@ -2,22 +2,21 @@
 // has the transaction driver (driver.js) run it; no command logic lives here: texts and rules
 // come from the core.
 
-import { MemoryToolError, hostError, isStorageError, messageOf, modelTextFor, toStorageError } from "./errors.js";
+import { MemoryToolError, hostError, isStorageError, messageOf, toStorageError } from "./errors.js";
 import {
-  API_ACTOR,
-  LONE_SURROGATE,
   actor,
   checkToolUse,
   contentOf,
   describeValue,
   isPlainObject,
   inputJson,
+  methodOptions,
   optionsArg,
   throttled,
   toBytes,
   versionFilters,
 } from "./arguments.js";
-import { BIG_TEXT, outcomeOf, perform, utf8 } from "./driver.js";
+import { BIG_TEXT, perform, startHostCall, utf8 } from "./driver.js";
 import { changeFeed, eventScope, eventsOf } from "./events.js";
 import { entropy, newSessionId } from "./ids.js";
 import { invalidOptions, readOptions, readWasm } from "./options.js";
@@ -27,7 +26,7 @@ import { stateApi } from "./state.js";
 import { exportBlob } from "./export-stream.js";
 import { HOST_CALL_AS } from "./host-call-as.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
-import { systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
+import { storageFailureText, systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
 
 /** @typedef {import("./index.js").WasmSource} WasmSource */
 /** @typedef {import("./index.js").MemoryToolOptions} MemoryToolOptions */
@@ -156,7 +155,7 @@ export class MemoryTool {
      * @param {boolean} [required] whether options must be given
      */
     const on = (call, options, fixed = {}, required = false) => {
-      const { store, ...args } = optionsArg(call, options, required);
+      const { store, ...args } = methodOptions(call, options, required);
       return this.#host(call, { ...args, ...fixed }, this.#mountOf(call, store));
     };
     // Every method is async: bad arguments reject, as storage and core errors do.
@@ -176,11 +175,7 @@ export class MemoryTool {
       keep: async (/** @type {string} */ id, /** @type {import("./index.js").StoreOption | undefined} */ options) =>
         on("memories.keep", options, { id }),
       expire: async (/** @type {import("./index.js").ExpireOptions | undefined} */ options) => {
-        const { store, dryRun, olderThanDays, ...rest } = optionsArg("memories.expire", options);
-        const unknown = Object.keys(rest);
-        if (unknown.length > 0) {
-          throw new MemoryToolError("INVALID_INPUT", `memories.expire: unknown option \`${unknown[0]}\`; the options are olderThanDays, dryRun, store.`);
-        }
+        const { store, dryRun, olderThanDays } = methodOptions("memories.expire", options);
         if (dryRun !== undefined && typeof dryRun !== "boolean") {
           throw new MemoryToolError("INVALID_INPUT", "memories.expire: `dryRun` must be true or false.");
         }
@@ -382,8 +377,7 @@ export class MemoryTool {
     // A call the page still makes after `close()` (a tool call landing as the page tears down)
     // is a storage failure the model is told of, as the declarations promise; it never rejects.
     if (this.#closed) {
-      const closed = new MemoryToolError("STORAGE_FAILED", "This MemoryTool has been closed.");
-      return { content: modelTextFor(closed), isError: true, code: "STORAGE_FAILED" };
+      return { content: storageFailureText("STORAGE_FAILED"), isError: true, code: "STORAGE_FAILED" };
     }
     const by = actor("tool", this.#recordedSession, { tool_use_id: toolUseId });
     const json = inputJson(input);
@@ -409,7 +403,7 @@ export class MemoryTool {
       }
       if (!outcome) {
         const code = /** @type {MemoryToolErrorCode} */ (failure.code);
-        return { content: modelTextFor(failure), isError: true, code };
+        return { content: storageFailureText(code), isError: true, code };
       }
     }
     return outcome.isError
@@ -471,24 +465,9 @@ export class MemoryTool {
    */
   async writeFile(path, content) {
     this.#checkOpen();
-    if (typeof path !== "string") {
-      throw new MemoryToolError("INVALID_INPUT", "writeFile(path, content): `path` must be a string.");
-    }
     const bytes = toBytes(content);
-    if (LONE_SURROGATE.test(path)) {
-      // A string crosses into wasm as UTF-8, which turns half a surrogate pair into U+FFFD, a
-      // legal name. JSON keeps the escape, so the core sees the path as sent and refuses it
-      // with its own text (the path check comes before anything else a write does).
-      const check = this.#engine.start(inputJson({ command: "create", path, file_text: "" }), 0, entropy(), API_ACTOR);
-      try {
-        const refused = check.done() ? outcomeOf(check) : undefined;
-        if (refused?.isError) throw hostError(refused);
-      } finally {
-        check.free();
-      }
-    }
     const by = actor("api", this.#recordedSession);
-    const outcome = await this.#perform(this.#engine.startWrite(path, bytes, Date.now(), entropy(), by));
+    const outcome = await this.#perform(this.#engine.startWrite(inputJson(path), bytes, Date.now(), entropy(), by));
     if (outcome.isError) throw hostError(outcome);
   }
 
@@ -499,8 +478,7 @@ export class MemoryTool {
    */
   async usage(options) {
     this.#checkOpen();
-    const { store, ...rest } = optionsArg("usage", options);
-    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "usage: the only option is store.");
+    const { store } = methodOptions("usage", options);
     const handle = this.#handles[this.#mountOf("usage", store)];
     /** @type {{ files: number, bytes: number } | undefined} */
     let counted;
@@ -546,8 +524,7 @@ export class MemoryTool {
    */
   async persist(options) {
     this.#checkOpen();
-    const { timeoutMs = PERSIST_TIMEOUT_MS, ...rest } = optionsArg("persist", options);
-    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "persist: the only option is timeoutMs.");
+    const { timeoutMs = PERSIST_TIMEOUT_MS } = methodOptions("persist", options);
     if (typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > 2 ** 31 - 1) {
       throw new MemoryToolError("INVALID_INPUT", "persist: `timeoutMs` must be a whole number of milliseconds from 0 to 2,147,483,647.");
     }
@@ -582,8 +559,7 @@ export class MemoryTool {
    * @returns {Promise<import("./index.js").CheckResult>}
    */
   async check(options) {
-    const { store, ...rest } = optionsArg("check", options);
-    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "check: the only option is store.");
+    const { store } = methodOptions("check", options);
     return this.#checkPages("check", this.#mountOf("check", store));
   }
 
@@ -596,8 +572,7 @@ export class MemoryTool {
    * @returns {Promise<import("./index.js").CheckResult>}
    */
   async repair(options) {
-    const { store, ...rest } = optionsArg("repair", options);
-    if (Object.keys(rest).length > 0) throw new MemoryToolError("INVALID_INPUT", "repair: the only option is store.");
+    const { store } = methodOptions("repair", options);
     return this.#checkPages("repair", this.#mountOf("repair", store));
   }
 
@@ -633,11 +608,7 @@ export class MemoryTool {
    */
   async exportBlob(options) {
     this.#checkOpen();
-    const { include_versions, store, onProgress, ...rest } = optionsArg("exportBlob", options);
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0) {
-      throw new MemoryToolError("INVALID_INPUT", `exportBlob: unknown option \`${unknown[0]}\`; the options are include_versions, onProgress, store.`);
-    }
+    const { include_versions, store, onProgress } = methodOptions("exportBlob", options);
     if (include_versions !== undefined && typeof include_versions !== "boolean") {
       throw new MemoryToolError("INVALID_INPUT", "exportBlob: `include_versions` must be true or false.");
     }
@@ -656,7 +627,7 @@ export class MemoryTool {
    * @returns {Promise<Bundle>}
    */
   async export(options) {
-    const { include_versions, store } = optionsArg("export", options);
+    const { include_versions, store } = methodOptions("export", options);
     return /** @type {Promise<Bundle>} */ (
       this.#host("export", { include_versions }, this.#mountOf("export", store))
     );
@@ -673,14 +644,7 @@ export class MemoryTool {
    * @returns {Promise<import("./index.js").ImportResult>}
    */
   async import(bundle, options) {
-    const { onConflict, onProgress, store, ...rest } = optionsArg("import", options);
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0) {
-      throw new MemoryToolError(
-        "INVALID_INPUT",
-        `import: unknown option \`${unknown[0]}\`; the options are onConflict, onProgress and store.`,
-      );
-    }
+    const { onConflict, onProgress, store } = methodOptions("import", options);
     if (onProgress !== undefined && typeof onProgress !== "function") {
       throw new MemoryToolError("INVALID_INPUT", "import: `onProgress` must be a function.");
     }
@@ -775,17 +739,8 @@ export class MemoryTool {
    */
   async #host(call, args, mount, by = "api", progress) {
     this.#checkOpen();
-    let json;
-    try {
-      json = JSON.stringify({ ...args, call });
-    } catch (error) {
-      throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
-    }
     const who = actor(by, this.#recordedSession);
-    const task =
-      json.length > BIG_TEXT
-        ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
-        : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
+    const task = startHostCall(this.#engine, call, args, who, mount);
     let outcome;
     try {
       outcome = await this.#perform(task, progress);
@@ -793,7 +748,7 @@ export class MemoryTool {
       // `memories.delete` refused for quota runs again in the compact form, which puts nothing
       // (docs/TOOL.md#delete-at-full-quota).
       if (!(call === "memories.delete" && isQuotaError(error))) throw error;
-      outcome = await this.#perform(this.#engine.startHostCompact(json, Date.now(), entropy(), who, mount), undefined, true);
+      outcome = await this.#perform(startHostCall(this.#engine, call, args, who, mount, true), undefined, true);
     }
     if (outcome.isError) throw hostError(outcome);
     return outcome.value;
@@ -848,13 +803,8 @@ export class MemoryTool {
       this.#checkOpen();
       const { store, ...args } = optionsArg(call, options, true);
       const mount = this.#mountOf(call, store);
-      const json = JSON.stringify({ ...args, call });
       const who = actor("api", this.#recordedSession, extra);
-      const task =
-        json.length > BIG_TEXT
-          ? this.#engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), who, mount)
-          : this.#engine.startHost(json, Date.now(), entropy(), who, mount);
-      const outcome = await this.#perform(task);
+      const outcome = await this.#perform(startHostCall(this.#engine, call, args, who, mount));
       if (outcome.isError) throw hostError(outcome);
       return outcome.value;
     }

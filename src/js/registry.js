@@ -2,10 +2,9 @@
 // `stores.*` host calls), the plan of a tool's mounts from the stores' records, and opening a
 // store of a storage.
 
-import { MemoryToolError, hostError, messageOf, toStorageError } from "./errors.js";
+import { MemoryToolError, hostError, toStorageError } from "./errors.js";
 import { API_ACTOR } from "./arguments.js";
-import { perform } from "./driver.js";
-import { entropy } from "./ids.js";
+import { perform, startHostCall } from "./driver.js";
 import { loadEngine } from "./wasm.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { planMounts } from "../../pkg/memory_tool_wasm.js";
@@ -129,13 +128,7 @@ export async function openRegistry(storage) {
   return {
     async call(name, args) {
       if (closed) throw new MemoryToolError("STORAGE_FAILED", "The store registry has been closed.");
-      let json;
-      try {
-        json = JSON.stringify({ ...args, call: name });
-      } catch (error) {
-        throw new MemoryToolError("INVALID_INPUT", `${name}: the arguments have no JSON form (${messageOf(error)}).`);
-      }
-      const outcome = await perform([handle], engine.startHost(json, Date.now(), entropy(), API_ACTOR, 0));
+      const outcome = await perform([handle], startHostCall(engine, name, args, API_ACTOR, 0));
       if (outcome.isError) throw hostError(outcome);
       return outcome.value;
     },

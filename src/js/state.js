@@ -4,7 +4,7 @@
 // publishes no change event. Each call is one transaction of its own.
 
 import { MemoryToolError, toStorageError } from "./errors.js";
-import { describeValue, optionsArg } from "./arguments.js";
+import { describeValue, methodOptions } from "./arguments.js";
 
 /** @typedef {import("./index.js").StoreHandle} StoreHandle */
 /** @typedef {import("./index.js").StorageTx} StorageTx */
@@ -31,11 +31,7 @@ export function stateApi(handleOf) {
         `${call}: the name must be a string of 1 to ${MAX_NAME} characters, not ${describeValue(name)}.`,
       );
     }
-    const { store, ...rest } = optionsArg(call, options, false);
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0) {
-      throw new MemoryToolError("INVALID_INPUT", `${call}: unknown option \`${unknown[0]}\`; the only option is store.`);
-    }
+    const { store } = methodOptions(call, options, false);
     return handleOf(call, store);
   };
   /**

@@ -8,6 +8,7 @@ mod wire;
 pub(crate) use snapshot::{Damage, Prehashed, Snapshot, Stop};
 
 use crate::format::listing::ListingEntry;
+use crate::format::texts;
 use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::record::{FileRecord, VersionRecord};
@@ -264,5 +265,16 @@ impl Outcome {
             Write::PutContent { bytes, .. } => Some(bytes.as_slice()),
             _ => None,
         })
+    }
+}
+
+/// The tool result's text when the host's storage failed with `code` (`QUOTA_EXCEEDED`,
+/// `STORE_VANISHED`; anything else is `STORAGE_FAILED`): the host tells the model of a
+/// transaction that failed, and nothing was changed (docs/TOOL.md#storage-failures).
+pub fn storage_failure_text(code: &str) -> &'static str {
+    match code {
+        "QUOTA_EXCEEDED" => texts::STORAGE_QUOTA,
+        "STORE_VANISHED" => texts::STORAGE_VANISHED,
+        _ => texts::STORAGE_FAILED,
     }
 }

@@ -6,6 +6,7 @@ pub(crate) mod mounts;
 pub(crate) mod plan;
 pub(crate) mod task;
 
+use crate::commands::rules::for_host;
 use crate::commands::{Context, Operation};
 use crate::format::json::Json;
 use crate::format::render::{cat, decimal, fill};
@@ -67,10 +68,13 @@ impl Session {
     /// Starts an operation on the mount its path is in (tool commands, host writes; any other
     /// operation runs on mount 0).
     pub fn start(&self, operation: Operation, start: Start<'_>) -> Task {
+        // A refusal of the routing is in the operation's voice (docs/TOOL.md#host-api-messages).
+        let answers_model = operation.answers_model();
         match self.mounts.route(operation) {
             Routed::Mount(mount, operation) => self.task(Target::Mount(mount), operation, start),
             Routed::All(operation) => self.task(Target::All, operation, start),
-            Routed::Done(outcome) => self.finished(outcome),
+            Routed::Refused(error) if answers_model => self.finished(Outcome::failure(error)),
+            Routed::Refused(error) => self.finished(Outcome::failure(for_host(error))),
         }
     }
 

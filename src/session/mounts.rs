@@ -12,7 +12,6 @@ use crate::model::error::{ErrorCode, ToolError};
 use crate::model::input::ToolCommand;
 use crate::model::path::{MemoryPath, MOUNT};
 use crate::model::store::slug;
-use crate::protocol::Outcome;
 
 /// The most stores one tool mounts.
 pub(crate) const MAX_MOUNTS: usize = 8;
@@ -39,7 +38,7 @@ pub(crate) enum Routed {
     /// To every mount (the view of `/memories` itself).
     All(Operation),
     /// Nowhere: answered already (a path outside every mount, a move between stores).
-    Done(Outcome),
+    Refused(ToolError),
 }
 
 impl Mounts {
@@ -139,7 +138,7 @@ impl Mounts {
 
     /// Sends a tool command or host write to its mount.
     pub(crate) fn route(&self, operation: Operation) -> Routed {
-        let done = |e: ToolError| Routed::Done(Outcome::failure(e));
+        let done = Routed::Refused;
         match operation {
             Operation::Tool(Ok(ToolCommand::View { path, .. }))
                 if path.is_root() && self.mounts.len() > 1 =>

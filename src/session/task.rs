@@ -1,6 +1,6 @@
 //! The task machine: one command in progress, asking its host for reads in rounds.
 
-use crate::commands::rules::{damaged, Voice};
+use crate::commands::rules::{damaged, for_host, Voice};
 use crate::commands::{Context, Operation};
 use crate::protocol::{Answer, Decision, Outcome, Prehashed, Read, Snapshot, Stop};
 
@@ -89,7 +89,12 @@ impl Task {
                     Voice::Host
                 };
                 self.pending.clear();
-                self.outcome = Some(Outcome::failure(damaged(&damage, &self.context, voice)));
+                let error = damaged(&damage, &self.context, voice);
+                self.outcome = Some(Outcome::failure(if operation.answers_model() {
+                    error
+                } else {
+                    for_host(error)
+                }));
                 return;
             }
         }
@@ -100,7 +105,11 @@ impl Task {
             }
             Err(Stop::Fail(error)) => {
                 self.pending.clear();
-                self.outcome = Some(Outcome::failure(error));
+                self.outcome = Some(Outcome::failure(if operation.answers_model() {
+                    error
+                } else {
+                    for_host(error)
+                }));
             }
             Err(Stop::Need(mut reads)) => {
                 // A task that may write learns in its first round whether the store is

@@ -72,7 +72,7 @@ eachEngine("the browser's storage APIs", (env) => {
       "INVALID_INPUT: persist: `timeoutMs` must be a whole number of milliseconds from 0 to 2,147,483,647.",
       "INVALID_INPUT: persist: `timeoutMs` must be a whole number of milliseconds from 0 to 2,147,483,647.",
       "INVALID_INPUT: persist: `timeoutMs` must be a whole number of milliseconds from 0 to 2,147,483,647.",
-      "INVALID_INPUT: persist: the only option is timeoutMs.",
+      "INVALID_INPUT: persist: unknown option `wait`; the only option is timeoutMs.",
     ]);
     assert.deepEqual(await problemsOf(tab), []);
     await tab.close();

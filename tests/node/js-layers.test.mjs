@@ -163,3 +163,52 @@ test("the layer check sees every form of import, and no type in a comment", () =
     ],
   );
 });
+
+/**
+ * Where the adapter's code (its comments aside) holds a text that is the core's to say: a text
+ * the model reads (`Error: …`), the refusal of an unknown option, or the model's mark taken off
+ * a core text (docs/ARCHITECTURE.md#layout: every text the model reads is in
+ * src/format/texts.rs, every option a method takes in src/commands/methods.rs).
+ * @param {Record<string, string>} sources repository-relative path → source
+ */
+export function textProblems(sources) {
+  const problems = [];
+  for (const [file, source] of Object.entries(sources)) {
+    const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+    if (/["'`]Error: /.test(code)) problems.push(`${file}: a text the model reads (the core's: src/format/texts.rs)`);
+    if (/unknown option|the only option is|the options are/.test(code)) {
+      problems.push(`${file}: the refusal of an unknown option (the core's: src/commands/methods.rs)`);
+    }
+    if (/\^Error: /.test(code)) problems.push(`${file}: strips the model's mark off a core text (the core speaks to the host itself)`);
+  }
+  return problems;
+}
+
+test("the adapter keeps no text of the core's: no model text, no option refusal, no stripped mark", async () => {
+  // MemoryTool.open, MemoryStores.open and preload check their options before the core is
+  // loaded (their `wasm` option says where it is): their refusals are the one exception.
+  const before = new Set(["src/js/options.js", "src/js/memory-stores.js", "src/js/memory-tool.js"]);
+  const files = (await modulesBelow("src/js")).filter((file) => !isSync(file));
+  const sources = await sourcesOf(files);
+  for (const file of before) {
+    sources[file] = sources[file]
+      .split("\n")
+      .filter((line) => !/MemoryStores\.open: unknown option|MemoryTool\.preload: unknown option|invalidOptions\(`Unknown option/.test(line))
+      .join("\n");
+  }
+  assert.deepEqual(textProblems(sources), []);
+  // The check sees each kind.
+  assert.deepEqual(
+    textProblems({
+      "a.js": 'const t = "Error: The memory store could not be reached.";',
+      "b.js": "throw new Error(`x: unknown option \\`${n}\\`; the options are a, b.`);",
+      "c.js": 'text.replace(/^Error: /, "")',
+      "d.js": '// "Error: a comment" is fine\n/* the options are a, b */ const ok = 1;',
+    }),
+    [
+      "a.js: a text the model reads (the core's: src/format/texts.rs)",
+      "b.js: the refusal of an unknown option (the core's: src/commands/methods.rs)",
+      "c.js: strips the model's mark off a core text (the core speaks to the host itself)",
+    ],
+  );
+});

@@ -664,6 +664,18 @@ suite("storage failures", () => {
     assert.throws(() => m.subscribe(() => {}), isCode("STORAGE_FAILED"));
   });
 
+  test("the model's texts of a storage failure are the core's and name no database, key or host detail", async () => {
+    const storage = faultyStorage();
+    const m = await MemoryTool.open({ storage });
+    storage.faults.putContent = new DOMException("db memory-tool-wasm:s key mem_1", "QuotaExceededError");
+    assert.equal((await create(m, "/memories/a.md", "x")).content, QUOTA_TEXT);
+    storage.faults.putContent = new DOMException("db memory-tool-wasm:s", "InvalidStateError");
+    assert.equal((await create(m, "/memories/a.md", "x")).content, STORAGE_TEXT);
+    storage.faults.putContent = null;
+    m.close();
+    assert.deepEqual(await create(m, "/memories/a.md", "x"), { content: STORAGE_TEXT, isError: true, code: "STORAGE_FAILED" });
+  });
+
   test("host calls over a full quota throw QUOTA_EXCEEDED and change nothing", async () => {
     const storage = faultyStorage();
     const m = await MemoryTool.open({ storage });

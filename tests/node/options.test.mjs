@@ -96,13 +96,77 @@ suite("host calls refuse arguments they do not take", () => {
       m.memories.update(created.id, /** @type {any} */ ({ contnet: "new", path: "/b.md" })),
       (error) => {
         assert.equal(error.code, "INVALID_INPUT");
-        assert.match(error.message, /unknown argument `contnet` of memories\.update; its arguments are id, path, content, precondition/);
+        assert.equal(
+          error.message,
+          "memories.update: unknown option `contnet`; the options are path, content, precondition, content_sha256, keep_version_id and store.",
+        );
         return true;
       },
     );
     const after = await m.memories.get(created.id);
     assert.equal(after.path, "/a.md");
     assert.equal(after.content, "old");
+    m.close();
+  });
+});
+
+// One wording for an option a method does not take, from the core's one table of the host
+// API's methods (docs/TOOL.md#host-api-messages): the list is what that method takes as the
+// caller passes it, `store` and the adapter's own options included, never the core's
+// internal arguments.
+suite("every method refuses an option it does not take, in one wording", () => {
+  test("the options named are the method's own", async () => {
+    const m = await MemoryTool.open({ storage: new InMemoryStorage() });
+    const created = await m.memories.create({ path: "/a.md", content: "a" });
+    const refusals = [
+      [() => m.memories.get(created.id, { nope: 1 }), "memories.get: unknown option `nope`; the only option is store."],
+      [() => m.memories.list({ prefix: "/" }), "memories.list: unknown option `prefix`; the options are path_prefix, depth and store."],
+      [() => m.memories.delete(created.id, { id: created.id }), "memories.delete: unknown option `id`; the options are expected_content_sha256 and store."],
+      [() => m.memories.expire({ dry_run: true }), "memories.expire: unknown option `dry_run`; the options are olderThanDays, dryRun and store."],
+      [() => m.versions.list({ memoryId: created.id }), "versions.list: unknown option `memoryId`; the options are memory_id, operation, created_at_gte, created_at_lte, path_prefix, limit, page and store."],
+      [() => m.versions.prune({ all: true }), "versions.prune: unknown option `all`; the only option is store."],
+      [() => m.export({ includeVersions: true }), "export: unknown option `includeVersions`; the options are include_versions and store."],
+      [() => m.exportBlob({ includeVersions: true }), "exportBlob: unknown option `includeVersions`; the options are include_versions, onProgress and store."],
+      [() => m.import("{}", { on_conflict: "skip" }), "import: unknown option `on_conflict`; the options are onConflict, onProgress and store."],
+      [() => m.usage({ x: 1 }), "usage: unknown option `x`; the only option is store."],
+      [() => m.check({ after: "/" }), "check: unknown option `after`; the only option is store."],
+      [() => m.repair({ after: "/" }), "repair: unknown option `after`; the only option is store."],
+      [() => m.state.get("k", { x: 1 }), "state.get: unknown option `x`; the only option is store."],
+    ];
+    for (const [call, message] of refusals) {
+      await assert.rejects(call, (error) => {
+        assert.equal(error.code, "INVALID_INPUT");
+        assert.equal(error.message, message);
+        return true;
+      });
+    }
+    // Nothing was written by any of them.
+    assert.equal((await m.memories.list()).length, 1);
+    m.close();
+    const stores = await MemoryStores.open({ storage: new InMemoryStorage() });
+    await assert.rejects(stores.list({ include_archived: true }), {
+      code: "INVALID_INPUT",
+      message: "stores.list: unknown option `include_archived`; the only option is includeArchived.",
+    });
+    stores.close();
+  });
+
+  test("writeFile's refusals are the core's, in the host's words", async () => {
+    const m = await MemoryTool.open({ storage: new InMemoryStorage() });
+    await assert.rejects(m.writeFile("/etc/passwd", "x"), {
+      code: "INVALID_PATH",
+      message: "Path must be /memories or start with /memories/, got: /etc/passwd",
+    });
+    await assert.rejects(m.writeFile(/** @type {any} */ (42), "x"), {
+      code: "INVALID_INPUT",
+      message: "writeFile(path, content): `path` must be a string.",
+    });
+    await assert.rejects(m.writeFile("/memories/a\ud800.md", "x"), (error) => {
+      assert.equal(error.code, "INVALID_PATH");
+      assert.doesNotMatch(error.message, /^Error: /);
+      return true;
+    });
+    assert.equal((await m.memories.list()).length, 0);
     m.close();
   });
 });

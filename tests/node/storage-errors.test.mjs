@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MemoryToolError, isStorageError, modelTextFor, toStorageError } from "../../src/js/errors.js";
+import { MemoryToolError, isStorageError, toStorageError } from "../../src/js/errors.js";
 
 const dom = (name, message = "details") => new DOMException(message, name);
 
@@ -46,13 +46,3 @@ test("anything else a storage throws becomes STORAGE_FAILED; ours pass through",
   assert.equal(isStorageError(new Error("x")), false);
 });
 
-test("the model's texts name no database, key or host detail", () => {
-  assert.equal(
-    modelTextFor(toStorageError(dom("QuotaExceededError", "db memory-tool-wasm:s key mem_1"))),
-    "Error: The memory could not be saved: the browser's storage quota is full. Nothing was changed.",
-  );
-  assert.equal(
-    modelTextFor(toStorageError(dom("InvalidStateError", "db memory-tool-wasm:s"))),
-    "Error: The memory store could not be reached. Nothing was changed.",
-  );
-});
