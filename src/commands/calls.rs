@@ -3,7 +3,7 @@
 
 use super::bundle::{Bundle, OnConflict};
 use super::memories::{ExpiryRun, ListOptions, NewMemory, MAX_CREATE_MANY};
-use super::methods::unknown_option_text;
+use super::methods::{options_of, unknown_option_text};
 use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::format::json::Json;
@@ -282,7 +282,9 @@ impl HostCall {
                 .iter()
                 .find(|(name, _)| name != "call" && !known.contains(&name.as_str()))
             {
-                return Err(bad(unknown_option_text(call, name, known)));
+                // Named as the caller passes them where the call is a public method's.
+                let listed = options_of(call).unwrap_or(known);
+                return Err(bad(unknown_option_text(call, name, listed)));
             }
         }
         Ok(match call {

@@ -59,6 +59,8 @@ const METHODS: &[(&str, &[&str])] = &[
     ("usage", &["store"]),
     ("persist", &["timeoutMs"]),
     ("stores.list", &["includeArchived"]),
+    ("stores.create", &["name", "description", "limits"]),
+    ("stores.update", &["name", "description", "limits"]),
 ];
 
 /// The options of method `method`, if it is one.

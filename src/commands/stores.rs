@@ -74,7 +74,17 @@ impl StoreFields {
         }
         let limits = match json.field("limits") {
             None => None,
-            Some(l @ Json::Object(_)) => Some(l),
+            Some(l @ Json::Object(members)) => {
+                // One spelling, the record's, so that `update(id, { limits: store.limits })`
+                // takes back what `get` gave; MemoryTool.open's camelCase is named as such.
+                if let Some((name, _)) = members
+                    .iter()
+                    .find(|(name, _)| !LIMITS.iter().any(|(snake, _)| snake == name))
+                {
+                    return Err(bad(unknown_limit(name)));
+                }
+                Some(l)
+            }
             Some(_) => return Err(bad("`limits` must be an object".into())),
         };
         let limit_from = |k: &str, min: i64| -> Result<Option<Option<i64>>, ToolError> {
@@ -100,6 +110,33 @@ impl StoreFields {
             max_versions_per_memory: limit_from("max_versions_per_memory", 1)?,
             max_history_bytes_per_memory: limit("max_history_bytes_per_memory")?,
         })
+    }
+}
+
+/// A store's limits as its record spells them, with `MemoryTool.open`'s spelling of each.
+const LIMITS: [(&str, &str); 4] = [
+    ("max_file_bytes", "maxFileBytes"),
+    ("max_files", "maxFiles"),
+    ("max_versions_per_memory", "maxVersionsPerMemory"),
+    ("max_history_bytes_per_memory", "maxHistoryBytesPerMemory"),
+];
+
+/// The refusal of a limit `name` a store does not have.
+fn unknown_limit(name: &str) -> String {
+    let names: Vec<&str> = LIMITS.iter().map(|(snake, _)| *snake).collect();
+    let text = fill(
+        "unknown limit `{}`; the limits are {}.",
+        &[name, &names.join(", ")],
+    );
+    match LIMITS.iter().find(|(_, camel)| *camel == name) {
+        Some((snake, camel)) => cat(&[
+            &text,
+            &fill(
+                " A store's limits are spelled as its record spells them: `{}`, not `{}` (MemoryTool.open's spelling).",
+                &[snake, camel],
+            ),
+        ]),
+        None => text,
     }
 }
 

@@ -28,14 +28,6 @@ export const STORE_LIMIT_NAMES = /** @type {const} */ ([
   "max_history_bytes_per_memory",
 ]);
 
-/** The camelCase name of each store limit, as `MemoryTool.open({ limits })` spells the tool's. */
-const CAMEL_CASE = /** @type {Record<string, string>} */ ({
-  maxFileBytes: "max_file_bytes",
-  maxFiles: "max_files",
-  maxVersionsPerMemory: "max_versions_per_memory",
-  maxHistoryBytesPerMemory: "max_history_bytes_per_memory",
-});
-
 /**
  * The named memory stores of a storage: create (`memstore_…` ids), list, get, update,
  * archive (read-only for good) and delete (every memory and version). Every method throws
@@ -212,40 +204,14 @@ export class MemoryStores {
 }
 
 /**
- * The fields of a create or update, for the core (which checks their values).
+ * The fields of a create or update, for the core, which checks their names and values.
  * @param {string} call
  * @param {unknown} params
  * @returns {Record<string, unknown>}
  */
 function storeFields(call, params) {
   if (!isPlainObject(params)) throw invalidInput(`${call}: the fields must be an object { name, description, limits }.`);
-  const given = /** @type {Record<string, unknown>} */ (params);
-  for (const name of Object.keys(given)) {
-    if (!/** @type {readonly string[]} */ (FIELD_NAMES).includes(name)) {
-      throw invalidInput(`${call}: unknown field \`${name}\`; the fields are ${FIELD_NAMES.join(", ")}.`);
-    }
-  }
-  /** @type {Record<string, unknown>} */
-  const fields = {};
-  if (given.name !== undefined) fields.name = given.name;
-  if (given.description !== undefined) fields.description = given.description;
-  if (given.limits !== undefined) {
-    if (!isPlainObject(given.limits)) throw invalidInput(`${call}: \`limits\` must be an object.`);
-    /** @type {Record<string, unknown>} */
-    const limits = {};
-    for (const [name, value] of Object.entries(/** @type {object} */ (given.limits))) {
-      if (!/** @type {readonly string[]} */ (STORE_LIMIT_NAMES).includes(name)) {
-        const spelled = Object.hasOwn(CAMEL_CASE, name)
-          ? ` A store's limits are spelled as its record spells them: \`${CAMEL_CASE[name]}\`, not \`${name}\` (MemoryTool.open's spelling).`
-          : "";
-        throw invalidInput(`${call}: unknown limit \`${name}\`; the limits are ${STORE_LIMIT_NAMES.join(", ")}.${spelled}`);
-      }
-      if (value === undefined) continue;
-      limits[name] = value;
-    }
-    fields.limits = limits;
-  }
-  return fields;
+  return { .../** @type {object} */ (params) };
 }
 
 /**

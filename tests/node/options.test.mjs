@@ -148,6 +148,16 @@ suite("every method refuses an option it does not take, in one wording", () => {
       code: "INVALID_INPUT",
       message: "stores.list: unknown option `include_archived`; the only option is includeArchived.",
     });
+    // A store's fields are the core's to check: the positional id is not one of update's.
+    await assert.rejects(stores.create({ name: "A", descripton: "typo" }), {
+      code: "INVALID_INPUT",
+      message: "stores.create: unknown option `descripton`; the options are name, description and limits.",
+    });
+    const store = await stores.create({ name: "A" });
+    await assert.rejects(stores.update(store.id, { nmae: "B" }), {
+      code: "INVALID_INPUT",
+      message: "stores.update: unknown option `nmae`; the options are name, description and limits.",
+    });
     stores.close();
   });
 

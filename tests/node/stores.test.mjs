@@ -117,7 +117,7 @@ for (const [backendName, makeBackend] of Object.entries(backends)) {
           stores.create({ name: "Camel", limits: { [camel]: 7 } }),
           isCode(
             "INVALID_INPUT",
-            `create: unknown limit \`${camel}\`; the limits are max_file_bytes, max_files, max_versions_per_memory, max_history_bytes_per_memory. A store's limits are spelled as its record spells them: \`${snake}\`, not \`${camel}\` (MemoryTool.open's spelling).`,
+            `unknown limit \`${camel}\`; the limits are max_file_bytes, max_files, max_versions_per_memory, max_history_bytes_per_memory. A store's limits are spelled as its record spells them: \`${snake}\`, not \`${camel}\` (MemoryTool.open's spelling).`,
           ),
         );
         await assert.rejects(stores.update(limited.id, { limits: { [camel]: 7 } }), isCode("INVALID_INPUT"));
