@@ -153,9 +153,9 @@ impl MemStore {
             ),
             // Answered by `drive` from the store the read names.
             Read::MountListing(_) => Answer::Listing(Vec::new()),
-            Read::HasChildren(key) => Answer::HasChildren(self.below(key).next().is_some()),
+            Read::HasChildren(key) => Answer::Flag(self.below(key).next().is_some()),
             Read::Count => Answer::Count(self.files.len() as u64),
-            Read::Archived => Answer::HasChildren(self.archived),
+            Read::Archived => Answer::Flag(self.archived),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
             Read::HeadContent(path) => {
                 let prefix = crate::format::render::cat(&[path, "\0"]);

@@ -328,10 +328,14 @@ impl Task {
         self.supply(index, text)
     }
 
-    /// Answers content read `index` with its bytes (`undefined` when missing).
+    /// Answers read `index` with bytes: a content read's (`undefined` when missing), or a
+    /// policy read's rewritten content.
     #[wasm_bindgen(js_name = supplyBytes)]
     pub fn supply_bytes(&mut self, index: usize, bytes: Option<Vec<u8>>) {
-        self.inner.supply(index, Answer::Content(bytes));
+        if let Some(read) = self.inner.reads().get(index) {
+            let answer = Answer::from_bytes(read, bytes);
+            self.inner.supply(index, answer);
+        }
     }
 
     /// Answers a `headContent` read with the key found and its bytes (both `undefined` when

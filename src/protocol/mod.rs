@@ -138,7 +138,9 @@ pub enum Answer {
     /// The records below a key, and the keys of those that cannot be read.
     Subtree(Vec<FileRecord>, Vec<String>),
     Listing(Vec<ListingEntry>),
-    HasChildren(bool),
+    /// A yes or no: whether anything lies below a key (`HasChildren`), whether the store is
+    /// archived (`Archived`).
+    Flag(bool),
     Count(u64),
     Content(Option<Vec<u8>>),
     /// The answer to `HeadContent`: the key found and its bytes, or none.

@@ -157,7 +157,7 @@ impl Snapshot {
     /// Whether anything lies below `key` (after `need(HasChildren(key))` or `Subtree(key)`).
     pub(crate) fn has_children(&self, key: &str) -> bool {
         match self.answer(&Read::HasChildren(key.to_string())) {
-            Some(Answer::HasChildren(yes)) => *yes,
+            Some(Answer::Flag(yes)) => *yes,
             _ => !self.subtree(key).is_empty(),
         }
     }
@@ -166,7 +166,7 @@ impl Snapshot {
     /// task's first round asks it).
     pub(crate) fn archived(&self) -> Option<bool> {
         match self.answer(&Read::Archived) {
-            Some(Answer::HasChildren(yes)) => Some(*yes),
+            Some(Answer::Flag(yes)) => Some(*yes),
             _ => None,
         }
     }

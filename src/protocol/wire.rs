@@ -109,6 +109,16 @@ impl Read {
 }
 
 impl Answer {
+    /// The answer to `read` given as bytes: a content read's bytes (`None`: missing), or, for a
+    /// policy read, the content the host's policy rewrote the write to.
+    #[cfg_attr(not(all(feature = "wasm", target_arch = "wasm32")), allow(dead_code))]
+    pub fn from_bytes(read: &Read, bytes: Option<Vec<u8>>) -> Answer {
+        match (read, bytes) {
+            (Read::Policy { .. }, Some(bytes)) => Answer::Policy(Decision::Rewrite(bytes)),
+            (_, bytes) => Answer::Content(bytes),
+        }
+    }
+
     /// Reads the adapter's JSON answer to `read` (not for content, which comes as bytes).
     pub fn from_json(read: &Read, text: &str) -> Option<Answer> {
         // The big answers (every record of a store): straight into records, no tree.
@@ -175,7 +185,7 @@ impl Answer {
             | Read::FilesAfter { .. }
             | Read::Listing(_)
             | Read::MountListing(_) => None,
-            Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::HasChildren),
+            Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::Flag),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
             Read::Content(_) | Read::HeadContent(_) => None,
         }
@@ -321,7 +331,28 @@ impl Detail {
 
 #[cfg(test)]
 mod tests {
-    use super::Read;
+    use super::{Answer, Decision, Read};
+
+    #[test]
+    fn bytes_answer_a_content_read_and_rewrite_a_policy_read() {
+        let policy = Read::Policy {
+            path: "/memories/a.md".into(),
+            source: "tool".into(),
+            operation: "create",
+            old_path: None,
+            bytes: Some(b"x".to_vec()),
+        };
+        assert_eq!(
+            Answer::from_bytes(&policy, Some(b"y".to_vec())),
+            Answer::Policy(Decision::Rewrite(b"y".to_vec()))
+        );
+        let content = Read::Content("/a\0memver_1".into());
+        assert_eq!(
+            Answer::from_bytes(&content, Some(b"y".to_vec())),
+            Answer::Content(Some(b"y".to_vec()))
+        );
+        assert_eq!(Answer::from_bytes(&content, None), Answer::Content(None));
+    }
 
     #[test]
     fn a_reads_kind_is_the_kind_its_json_names() {

@@ -2,7 +2,7 @@
 
 use crate::commands::rules::{damaged, for_host, Voice};
 use crate::commands::{Context, Operation};
-use crate::protocol::{Answer, Decision, Outcome, Prehashed, Read, Snapshot, Stop};
+use crate::protocol::{Answer, Outcome, Prehashed, Read, Snapshot, Stop};
 
 /// `Task::prepare` hashes ahead bytes of at least this size (about 20 µs of hashing in wasm).
 const PREHASH_MIN_BYTES: usize = 8 * 1024;
@@ -158,13 +158,6 @@ impl Task {
     /// Answers read number `index` of the current round. Out-of-range indexes are ignored.
     pub fn supply(&mut self, index: usize, answer: Answer) {
         if let Some(read) = self.pending.get(index) {
-            // Bytes given for a policy read are the rewritten content.
-            let answer = match (read, answer) {
-                (Read::Policy { .. }, Answer::Content(Some(bytes))) => {
-                    Answer::Policy(Decision::Rewrite(bytes))
-                }
-                (_, answer) => answer,
-            };
             self.snapshot.answer_with(read.clone(), answer);
         }
     }
