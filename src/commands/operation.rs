@@ -24,8 +24,6 @@ pub enum Operation {
     },
     /// A call of the host's memory, history or bundle API.
     Host(Result<HostCall, ToolError>),
-    /// The view of `/memories` when it holds several mounts: every mount's tree.
-    MountsView { raw: String, slugs: Vec<String> },
 }
 
 impl Operation {
@@ -67,7 +65,6 @@ impl Operation {
             Operation::Tool(Ok(command)) => command.writes(),
             Operation::Tool(Err(_)) | Operation::Host(Err(_)) => false,
             Operation::Host(Ok(call)) => call.writes(),
-            Operation::MountsView { .. } => false,
             Operation::HostWrite { .. } => true,
         }
     }
@@ -90,7 +87,7 @@ impl Operation {
     /// over the object stores they use, cheaper than over all of them). `None`: any read.
     pub(crate) fn read_scope(&self) -> Option<&'static [&'static str]> {
         match self {
-            Operation::Tool(Ok(ToolCommand::View { .. })) | Operation::MountsView { .. } => {
+            Operation::Tool(Ok(ToolCommand::View { .. })) => {
                 Some(&["file", "headContent", "content", "listing"])
             }
             _ => None,
@@ -108,7 +105,7 @@ impl Operation {
     /// rather than to the host as a typed error's message, unmarked
     /// (docs/TOOL.md#host-api-messages): a host write's are the host's.
     pub(crate) fn answers_model(&self) -> bool {
-        matches!(self, Operation::Tool(_) | Operation::MountsView { .. })
+        matches!(self, Operation::Tool(_))
     }
 
     /// The bytes this operation will write as they are, if known before any read: a create's
@@ -134,7 +131,6 @@ impl Operation {
             }
             Operation::Host(Err(error)) => Err(Stop::Fail(error.clone())),
             Operation::Host(Ok(call)) => run_host(call, cx, snap),
-            Operation::MountsView { raw, slugs } => view::mounts(raw, slugs, cx, snap),
         }
     }
 }

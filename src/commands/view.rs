@@ -3,9 +3,9 @@
 use super::rules::fail;
 use crate::commands::Context;
 use crate::format::json::JsonNumber;
-use crate::format::listing::{cut_listing, render_directory, render_tree, ListingEntry};
+use crate::format::listing::{cut_listing, render_directory};
 use crate::format::render::echo;
-use crate::format::render::{base64, cat, decimal, fill, format_size, numbered_lines, signed};
+use crate::format::render::{base64, decimal, fill, format_size, numbered_lines, signed};
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
@@ -170,28 +170,4 @@ fn image_type(bytes: &[u8]) -> Option<&'static str> {
     } else {
         None
     }
-}
-
-/// `view /memories` over several mounts: one tree with each mount as a directory (shown even
-/// when empty).
-pub(super) fn mounts(
-    raw: &str,
-    slugs: &[String],
-    cx: &Context,
-    snap: &Snapshot,
-) -> Result<Outcome, Stop> {
-    snap.need((0..slugs.len()).map(Read::MountListing).collect())?;
-    let mut files: Vec<ListingEntry> = Vec::new();
-    for (i, slug) in slugs.iter().enumerate() {
-        files.extend(snap.mount_listing(i).iter().map(|e| ListingEntry {
-            path: cat(&["/", slug, &e.path]),
-            size: e.size,
-        }));
-    }
-    let empty: Vec<&str> = slugs.iter().map(String::as_str).collect();
-    let listing = render_tree(raw, crate::model::path::MOUNT, "", &files, &empty);
-    Ok(Outcome::text(
-        cut_listing(listing, cx.config.max_view_chars),
-        vec![],
-    ))
 }

@@ -5,6 +5,7 @@
 pub(crate) mod mounts;
 pub(crate) mod plan;
 pub(crate) mod task;
+pub(crate) mod work;
 
 use crate::commands::rules::for_host;
 use crate::commands::{Context, Operation};
@@ -15,6 +16,7 @@ use crate::model::error::{ErrorCode, ToolError};
 use crate::protocol::Outcome;
 use mounts::{Mounts, Routed};
 use task::{Target, Task};
+use work::Work;
 
 /// The mounted stores of one tool and the way each operation reaches one of them.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,8 +73,12 @@ impl Session {
         // A refusal of the routing is in the operation's voice (docs/TOOL.md#host-api-messages).
         let answers_model = operation.answers_model();
         match self.mounts.route(operation) {
-            Routed::Mount(mount, operation) => self.task(Target::Mount(mount), operation, start),
-            Routed::All(operation) => self.task(Target::All, operation, start),
+            Routed::Mount(mount, operation) => {
+                self.task(Target::Mount(mount), Work::Store(operation), start)
+            }
+            Routed::All { raw, slugs } => {
+                self.task(Target::All, Work::MountsView { raw, slugs }, start)
+            }
             Routed::Refused(error) if answers_model => self.finished(Outcome::failure(error)),
             Routed::Refused(error) => self.finished(Outcome::failure(for_host(error))),
         }
@@ -86,7 +92,7 @@ impl Session {
                 fill("no mount number {}", &[&decimal(mount as u64)]),
             )));
         }
-        self.task(Target::Mount(mount), operation, start)
+        self.task(Target::Mount(mount), Work::Store(operation), start)
     }
 
     fn finished(&self, outcome: Outcome) -> Task {
@@ -99,12 +105,12 @@ impl Session {
         Task::finished(outcome, self.context(0, start))
     }
 
-    fn task(&self, target: Target, operation: Operation, start: Start<'_>) -> Task {
+    fn task(&self, target: Target, work: Work, start: Start<'_>) -> Task {
         let mount = match target {
             Target::Mount(n) => n,
             Target::All => 0,
         };
-        Task::new(operation, self.context(mount, start), target)
+        Task::new(work, self.context(mount, start), target)
     }
 
     fn context(&self, mount: usize, start: Start<'_>) -> Context {

@@ -35,8 +35,8 @@ pub(crate) struct Mounts {
 pub(crate) enum Routed {
     /// To mount `index`, with its paths seen from inside that store.
     Mount(usize, Operation),
-    /// To every mount (the view of `/memories` itself).
-    All(Operation),
+    /// To every mount: the view of `/memories` itself (`raw` as sent, each mount's slug).
+    All { raw: String, slugs: Vec<String> },
     /// Nowhere: answered already (a path outside every mount, a move between stores).
     Refused(ToolError),
 }
@@ -143,10 +143,10 @@ impl Mounts {
             Operation::Tool(Ok(ToolCommand::View { path, .. }))
                 if path.is_root() && self.mounts.len() > 1 =>
             {
-                Routed::All(Operation::MountsView {
+                Routed::All {
                     raw: path.raw().to_string(),
                     slugs: self.slugs(),
-                })
+                }
             }
             Operation::Tool(Ok(command)) => match self.route_command(command) {
                 Ok((index, command)) => Routed::Mount(index, Operation::Tool(Ok(command))),

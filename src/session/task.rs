@@ -1,7 +1,8 @@
 //! The task machine: one command in progress, asking its host for reads in rounds.
 
+use super::work::Work;
 use crate::commands::rules::{damaged, for_host, Voice};
-use crate::commands::{Context, Operation};
+use crate::commands::Context;
 use crate::protocol::{Answer, Outcome, Prehashed, Read, Snapshot, Stop};
 
 /// `Task::prepare` hashes ahead bytes of at least this size (about 20 µs of hashing in wasm).
@@ -34,7 +35,7 @@ pub enum Target {
 #[derive(Debug)]
 pub struct Task {
     /// `None` once the task was born finished.
-    operation: Option<Operation>,
+    operation: Option<Work>,
     context: Context,
     target: Target,
     snapshot: Snapshot,
@@ -56,7 +57,7 @@ impl Task {
     }
 
     /// Starts `operation` on `target`; it may finish at once (bad input) or ask for reads.
-    pub(crate) fn new(operation: Operation, context: Context, target: Target) -> Task {
+    pub(crate) fn new(operation: Work, context: Context, target: Target) -> Task {
         let mut task = Task {
             operation: Some(operation),
             context,
@@ -133,7 +134,7 @@ impl Task {
         if self.outcome.is_some() || self.snapshot.is_prehashed() {
             return;
         }
-        if let Some(bytes) = self.operation.as_ref().and_then(Operation::bytes_to_write) {
+        if let Some(bytes) = self.operation.as_ref().and_then(Work::bytes_to_write) {
             if bytes.len() >= PREHASH_MIN_BYTES {
                 self.snapshot.keep_prehashed(Prehashed::new(bytes));
             }
@@ -142,12 +143,12 @@ impl Task {
 
     /// Whether the task may write (the transaction mode it needs).
     pub fn writes(&self) -> bool {
-        self.operation.as_ref().is_some_and(Operation::writes)
+        self.operation.as_ref().is_some_and(Work::writes)
     }
 
-    /// The kinds of read the task can ever ask for, when few (`Operation::read_scope`).
+    /// The kinds of read the task can ever ask for, when few (`Work::read_scope`).
     pub fn read_scope(&self) -> Option<&'static [&'static str]> {
-        self.operation.as_ref().and_then(Operation::read_scope)
+        self.operation.as_ref().and_then(Work::read_scope)
     }
 
     /// The reads of the current round; empty once done.
