@@ -163,7 +163,7 @@ const probe = {
       outputChars = String(result.content).length;
 
       t0 = t();
-      const task = engine.start(input, Date.now(), crypto.getRandomValues(new Uint8Array(16)), ACTOR);
+      const task = engine.start("tool", input, undefined, undefined, Date.now(), crypto.getRandomValues(new Uint8Array(16)), ACTOR, 0, false);
       const reads = JSON.parse(task.reads());
       if (keep) add(samples, "engine.start + reads()", t() - t0);
       if (reads.length !== 1 || reads[0].kind !== "listing") throw new Error(`unexpected reads ${JSON.stringify(reads)}`);

@@ -137,109 +137,47 @@ impl Engine {
         Ok(Engine { session })
     }
 
-    /// Starts a tool command from the model's input as JSON text. `actor_json` says who the
-    /// change is by (`{"type":"tool","tool_use_id":…}`), recorded in versions.
-    pub fn start(&self, input_json: &str, now_ms: f64, entropy: &[u8], actor_json: &str) -> Task {
-        task(
-            self.session
-                .start_tool(input_json, start(now_ms, entropy, actor_json)),
-        )
-    }
-
-    /// `start` with the input JSON as UTF-8 bytes: for big inputs, as JS's `TextEncoder` makes
-    /// them far faster than wasm-bindgen passes a string (a JS loop per character). Bytes that
-    /// are not UTF-8 are refused as malformed input.
-    #[wasm_bindgen(js_name = startUtf8)]
-    pub fn start_utf8(&self, input: &[u8], now_ms: f64, entropy: &[u8], actor_json: &str) -> Task {
-        let text = std::str::from_utf8(input).unwrap_or_default();
-        self.start(text, now_ms, entropy, actor_json)
-    }
-
-    /// Starts a host write of `content` to the tool path given as JSON text (`path_json`, a
-    /// JSON string: it keeps half a surrogate pair, which the core then refuses).
-    #[wasm_bindgen(js_name = startWrite)]
-    pub fn start_write(
+    /// Starts a task: the one way in. `kind` says what `json` is: `"tool"`, the model's tool
+    /// input; `"host"`, a host call (`{"call":"memories.list", …}`, docs/ARCHITECTURE.md) on
+    /// mount number `mount` (0 for a single store); `"write"`, a host write: the tool path as a
+    /// JSON string (which keeps half a surrogate pair for the core to refuse), its bytes in
+    /// `content`. A tool command or host write goes to the mount its path names. A big `json`
+    /// comes as UTF-8 bytes in `json_utf8` (`json` then empty): JS's `TextEncoder` makes them
+    /// far faster than wasm-bindgen passes a string (a JS loop per character); bytes that are
+    /// not UTF-8 are refused as malformed input. `actor_json` says who the change is by
+    /// (`{"type":"tool","tool_use_id":…}`), recorded in versions. `compact`: deletes in the
+    /// compact form, the retry of one that failed with `QUOTA_EXCEEDED`
+    /// (docs/TOOL.md#delete-at-full-quota). Throws for a `kind` it does not know.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
         &self,
-        path_json: &str,
-        content: Vec<u8>,
-        now_ms: f64,
-        entropy: &[u8],
-        actor_json: &str,
-    ) -> Task {
-        task(self.session.start(
-            Operation::host_write_json(path_json, content),
-            start(now_ms, entropy, actor_json),
-        ))
-    }
-
-    /// Starts a host call (`{"call":"memories.list", …}`, see docs/ARCHITECTURE.md) on mount
-    /// number `mount` (0 for a single store).
-    #[wasm_bindgen(js_name = startHost)]
-    pub fn start_host(
-        &self,
-        call_json: &str,
+        kind: &str,
+        json: &str,
+        json_utf8: Option<Vec<u8>>,
+        content: Option<Vec<u8>>,
         now_ms: f64,
         entropy: &[u8],
         actor_json: &str,
         mount: usize,
-    ) -> Task {
-        task(self.session.start_on(
-            mount,
-            Operation::host(call_json),
-            start(now_ms, entropy, actor_json),
-        ))
-    }
-
-    /// `start` with deletes in the compact form (docs/TOOL.md#delete-at-full-quota): the retry
-    /// of a `delete` that failed with `QUOTA_EXCEEDED`.
-    #[wasm_bindgen(js_name = startCompact)]
-    pub fn start_compact(
-        &self,
-        input_json: &str,
-        now_ms: f64,
-        entropy: &[u8],
-        actor_json: &str,
-    ) -> Task {
+        compact: bool,
+    ) -> Result<Task, JsValue> {
+        let text = match &json_utf8 {
+            Some(bytes) => std::str::from_utf8(bytes).unwrap_or_default(),
+            None => json,
+        };
         let start = Start {
-            compact: true,
+            compact,
             ..start(now_ms, entropy, actor_json)
         };
-        task(self.session.start_tool(input_json, start))
-    }
-
-    /// `startHost` with deletes in the compact form (docs/TOOL.md#delete-at-full-quota): the
-    /// retry of `memories.delete` after `QUOTA_EXCEEDED`.
-    #[wasm_bindgen(js_name = startHostCompact)]
-    pub fn start_host_compact(
-        &self,
-        call_json: &str,
-        now_ms: f64,
-        entropy: &[u8],
-        actor_json: &str,
-        mount: usize,
-    ) -> Task {
-        let start = Start {
-            compact: true,
-            ..start(now_ms, entropy, actor_json)
-        };
-        task(
-            self.session
-                .start_on(mount, Operation::host(call_json), start),
-        )
-    }
-
-    /// `startHost` with the call JSON as UTF-8 bytes (see `startUtf8`): imports of big bundles.
-    #[wasm_bindgen(js_name = startHostUtf8)]
-    pub fn start_host_utf8(
-        &self,
-        call: &[u8],
-        now_ms: f64,
-        entropy: &[u8],
-        actor_json: &str,
-        mount: usize,
-    ) -> Task {
-        let text = std::str::from_utf8(call).unwrap_or_default();
-        self.start_host(text, now_ms, entropy, actor_json, mount)
+        Ok(task(match kind {
+            "tool" => self.session.start_tool(text, start),
+            "host" => self.session.start_on(mount, Operation::host(text), start),
+            "write" => self.session.start(
+                Operation::host_write_json(text, content.unwrap_or_default()),
+                start,
+            ),
+            _ => return Err(js_error(fill("no task kind `{}`", &[kind]))),
+        }))
     }
 }
 

@@ -87,9 +87,33 @@ fn get(value: &JsValue, key: &str) -> JsValue {
 
 const TOOL: &str = r#"{"type":"tool","tool_use_id":null}"#;
 
+/// Starts a task of `kind` through the one start binding.
+fn begin(
+    engine: &Engine,
+    kind: &str,
+    json: &str,
+    content: Option<Vec<u8>>,
+    now_ms: f64,
+    actor: &str,
+) -> Task {
+    engine
+        .start(
+            kind,
+            json,
+            None,
+            content,
+            now_ms,
+            &entropy(),
+            actor,
+            0,
+            false,
+        )
+        .unwrap_or_else(|_| panic!("no task kind {kind}"))
+}
+
 /// Runs one tool input against the store; returns the outcome JSON.
 async fn execute(store: &StoreHandle, engine: &Engine, input: &str) -> String {
-    let task = engine.start(input, js_sys::Date::now(), &entropy(), TOOL);
+    let task = begin(engine, "tool", input, None, js_sys::Date::now(), TOOL);
     json_of(run(store, task).await)
 }
 
@@ -239,7 +263,7 @@ async fn concurrent_edits_of_one_file_are_all_kept() {
     let pending: Vec<JsFuture> = (0..20)
         .map(|i| {
             let input = format!(r#"{{"command":"str_replace","path":"/memories/f.md","old_str":"m{i:02}","new_str":"done{i:02}"}}"#);
-            run(&store, e.start(&input, 0.0, &entropy(), TOOL))
+            run(&store, begin(&e, "tool", &input, None, 0.0, TOOL))
         })
         .collect();
     for future in pending {
@@ -310,7 +334,7 @@ async fn images_come_back_as_image_blocks() {
     let store = open("web-image", true).await;
     let e = engine("{}");
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    let write = e.start_write("/memories/pic.png", png, 0.0, &entropy(), TOOL);
+    let write = begin(&e, "write", "\"/memories/pic.png\"", Some(png), 0.0, TOOL);
     run(&store, write).await.ok();
     let outcome = execute(
         &store,
@@ -324,12 +348,13 @@ async fn images_come_back_as_image_blocks() {
 
 /// Runs one host call; returns the outcome JSON.
 async fn host(store: &StoreHandle, engine: &Engine, call: &str) -> String {
-    let task = engine.start_host(
+    let task = begin(
+        engine,
+        "host",
         call,
+        None,
         js_sys::Date::now(),
-        &entropy(),
         r#"{"type":"api"}"#,
-        0,
     );
     json_of(run(store, task).await)
 }

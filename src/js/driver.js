@@ -91,6 +91,22 @@ export const BIG_TEXT = 2048;
 export const utf8 = new TextEncoder();
 
 /**
+ * Starts a task of `engine` through the core's one start binding: `kind` "tool" (the model's
+ * input as JSON), "host" (a host call's JSON, on `mount`) or "write" (a host write: the tool
+ * path as JSON, its bytes in `content`); a big JSON goes as UTF-8 bytes. `compact`: the form
+ * that puts nothing (docs/TOOL.md#delete-at-full-quota).
+ * @param {import("../../pkg/memory_tool_wasm.js").Engine} engine
+ * @param {"tool" | "host" | "write"} kind
+ * @param {string} json
+ * @param {{ actor: string, mount?: number, compact?: boolean, content?: Uint8Array }} options
+ * @returns {Task}
+ */
+export function startTask(engine, kind, json, { actor, mount = 0, compact = false, content }) {
+  const big = json.length > BIG_TEXT;
+  return engine.start(kind, big ? "" : json, big ? utf8.encode(json) : undefined, content, Date.now(), entropy(), actor, mount, compact);
+}
+
+/**
  * Starts host call `call` with `args` on mount number `mount` of `engine`, as `actorJson`:
  * the one way every caller (the public methods, sync's calls as another actor, the store
  * registry) turns a call into a task. `compact`: the form that puts nothing
@@ -111,10 +127,7 @@ export function startHostCall(engine, call, args, actorJson, mount, compact = fa
   } catch (error) {
     throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
   }
-  if (compact) return engine.startHostCompact(json, Date.now(), entropy(), actorJson, mount);
-  return json.length > BIG_TEXT
-    ? engine.startHostUtf8(utf8.encode(json), Date.now(), entropy(), actorJson, mount)
-    : engine.startHost(json, Date.now(), entropy(), actorJson, mount);
+  return startTask(engine, "host", json, { actor: actorJson, mount, compact });
 }
 
 /**

@@ -16,9 +16,9 @@ import {
   toBytes,
   versionFilters,
 } from "./arguments.js";
-import { BIG_TEXT, perform, startHostCall, utf8 } from "./driver.js";
+import { perform, startHostCall, startTask } from "./driver.js";
 import { changeFeed, eventScope, eventsOf } from "./events.js";
-import { entropy, newSessionId } from "./ids.js";
+import { newSessionId } from "./ids.js";
 import { invalidOptions, readOptions, readWasm } from "./options.js";
 import { openHandle, planOf } from "./registry.js";
 import { loadEngine, preloadEngine } from "./wasm.js";
@@ -381,10 +381,7 @@ export class MemoryTool {
     }
     const by = actor("tool", this.#recordedSession, { tool_use_id: toolUseId });
     const json = inputJson(input);
-    const task =
-      json.length > BIG_TEXT
-        ? this.#engine.startUtf8(utf8.encode(json), Date.now(), entropy(), by)
-        : this.#engine.start(json, Date.now(), entropy(), by);
+    const task = startTask(this.#engine, "tool", json, { actor: by });
     let outcome;
     try {
       outcome = await this.#perform(task);
@@ -395,7 +392,7 @@ export class MemoryTool {
       // nothing (docs/TOOL.md#delete-at-full-quota).
       if (isQuotaError(error) && isDeleteInput(input)) {
         try {
-          outcome = await this.#perform(this.#engine.startCompact(json, Date.now(), entropy(), by), undefined, true);
+          outcome = await this.#perform(startTask(this.#engine, "tool", json, { actor: by, compact: true }), undefined, true);
         } catch (again) {
           if (!isStorageError(again)) throw again;
           failure = again;
@@ -467,7 +464,7 @@ export class MemoryTool {
     this.#checkOpen();
     const bytes = toBytes(content);
     const by = actor("api", this.#recordedSession);
-    const outcome = await this.#perform(this.#engine.startWrite(inputJson(path), bytes, Date.now(), entropy(), by));
+    const outcome = await this.#perform(startTask(this.#engine, "write", inputJson(path), { actor: by, content: bytes }));
     if (outcome.isError) throw hostError(outcome);
   }
 
