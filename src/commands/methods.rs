@@ -89,13 +89,19 @@ pub(crate) fn unknown_option_text(method: &str, name: &str, options: &[&str]) ->
     }
 }
 
-/// The refusal of the first of `names` that method `method` does not take, if any; a method
-/// this table does not know takes any (its caller checks them).
+/// The refusal of the first of `names` that method `method` does not take, if any. A method
+/// this table does not know is refused whatever it is given: the adapter asked about a method
+/// that no declaration holds (a slip of ours, said at once rather than checking nothing).
 pub fn refuse_unknown<'n>(
     method: &str,
     names: impl IntoIterator<Item = &'n str>,
 ) -> Option<String> {
-    let options = options_of(method)?;
+    let Some(options) = options_of(method) else {
+        return Some(fill(
+            "{}: not a method of the host API's table (src/commands/methods.rs)",
+            &[method],
+        ));
+    };
     names
         .into_iter()
         .find(|name| !options.contains(name))
@@ -123,7 +129,7 @@ mod tests {
             "m: unknown option `x`; it takes no options."
         );
         assert_eq!(refuse_unknown("usage", ["store"]), None);
-        assert_eq!(refuse_unknown("not a method", ["x"]), None);
+        assert!(refuse_unknown("not a method", []).is_some());
     }
 
     #[test]
