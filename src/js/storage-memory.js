@@ -335,6 +335,26 @@ class InMemoryTx {
     cb(this.#data.subtreeKeys(path).map((key) => ({ .../** @type {FileRecord} */ (files.get(key)) })));
   }
 
+  /**
+   * Up to `limit` file records in key order, after path `after` (null: from the first): a
+   * whole store a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: FileRecord[]) => void} cb
+   */
+  getFilesAfter(after, limit, cb) {
+    this.#checkActive();
+    const { paths, files } = this.#data;
+    let i = lowerBound(paths, after ?? "/");
+    if (after !== null && paths[i] === after) i++;
+    /** @type {FileRecord[]} */
+    const out = [];
+    for (; i < paths.length && out.length < limit && paths[i] < "0"; i++) {
+      out.push({ .../** @type {FileRecord} */ (files.get(paths[i])) });
+    }
+    cb(out);
+  }
+
   /** @param {string} path @param {(entries: string[]) => void} cb */
   getListing(path, cb) {
     this.#checkActive();

@@ -31,6 +31,10 @@ pub enum Read {
     Archived,
     /// The bytes stored under a content key.
     Content(String),
+    /// The bytes under each of several content keys, in their order: one request where the
+    /// storage can (`getContents`, a key range when they lie together), not one per key. The
+    /// export reads a chunk's contents so (docs/ARCHITECTURE.md#one-round-per-file).
+    Contents(Vec<String>),
     /// The newest content whose key begins with this file key and `\0` (the content key of a
     /// head written at that key: `model::record::content_key`), with its key: asked in the
     /// round that reads the file's record, it brings a file's bytes without waiting for the
@@ -109,6 +113,7 @@ impl std::hash::Hash for Read {
                 limit,
             } => (memory, below, limit).hash(state),
             Read::MountListing(n) => n.hash(state),
+            Read::Contents(keys) => keys.hash(state),
             Read::FilesAfter { after, limit } => (after, limit).hash(state),
             Read::Policy {
                 path,
@@ -140,6 +145,8 @@ pub enum Answer {
     HasChildren(bool),
     Count(u64),
     Content(Option<Vec<u8>>),
+    /// The answer to `Contents`: each key's bytes, in the read's order (`None`: missing).
+    Contents(Vec<Option<Vec<u8>>>),
     /// The answer to `HeadContent`: the key found and its bytes, or none.
     Head(Option<(String, Vec<u8>)>),
     Version(Option<VersionRecord>),

@@ -20,6 +20,7 @@ impl Read {
             Read::FilesAfter { .. } => "filesAfter",
             Read::Archived => "archived",
             Read::Content(_) => "content",
+            Read::Contents(_) => "contents",
             Read::HeadContent(_) => "headContent",
             Read::FileById(_) => "fileById",
             Read::Version(_) => "version",
@@ -53,6 +54,17 @@ impl Read {
             }
             Read::Archived => "{\"kind\":\"archived\"}".to_string(),
             Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
+            Read::Contents(ids) => {
+                let mut out = String::from("{\"kind\":\"contents\",\"ids\":[");
+                for (i, id) in ids.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_str(&mut out, id);
+                }
+                out.push_str("]}");
+                out
+            }
             Read::HeadContent(p) => fill("{\"kind\":\"headContent\",\"path\":{}}", &[&quote(p)]),
             Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
             Read::Version(id) => fill("{\"kind\":\"version\",\"id\":{}}", &[&quote(id)]),
@@ -177,8 +189,23 @@ impl Answer {
             | Read::MountListing(_) => None,
             Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::HasChildren),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
-            Read::Content(_) | Read::HeadContent(_) => None,
+            Read::Content(_) | Read::HeadContent(_) | Read::Contents(_) => None,
         }
+    }
+
+    /// The answer to a `Contents` read as the adapter gives it in one call: the values' bytes
+    /// one after another, `lengths[i]` how many are value `i`'s, `present[i]` 0 where value `i`
+    /// is missing (its length is then 0). `None` when the lengths run past the bytes.
+    pub fn contents_from_parts(bytes: &[u8], lengths: &[u32], present: &[u8]) -> Option<Answer> {
+        let mut values = Vec::with_capacity(lengths.len());
+        let mut offset = 0usize;
+        for (i, &length) in lengths.iter().enumerate() {
+            let end = offset.checked_add(length as usize)?;
+            let value = bytes.get(offset..end)?;
+            offset = end;
+            values.push((present.get(i).copied().unwrap_or(0) != 0).then(|| value.to_vec()));
+        }
+        Some(Answer::Contents(values))
     }
 }
 
@@ -336,6 +363,7 @@ mod tests {
             },
             Read::Archived,
             Read::Content("k".into()),
+            Read::Contents(vec!["k".into(), "l".into()]),
             Read::HeadContent("/a".into()),
             Read::FileById("mem_1".into()),
             Read::Version("memver_1".into()),
