@@ -190,6 +190,14 @@ impl MemStore {
                     .cloned()
                     .collect(),
             ),
+            Read::VersionsAfter { after, limit } => Answer::Versions(
+                self.versions
+                    .values()
+                    .filter(|v| after.as_ref().is_none_or(|a| v.id.as_str() > a.as_str()))
+                    .take(*limit)
+                    .cloned()
+                    .collect(),
+            ),
             Read::VersionsBelow(bound) => Answer::Versions(
                 self.versions
                     .range(..bound.clone())

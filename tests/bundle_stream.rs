@@ -350,3 +350,31 @@ fn a_record_that_cannot_be_read_is_skipped_in_key_order() {
     );
     assert_eq!(text, expected);
 }
+
+#[test]
+fn a_long_history_is_read_a_page_at_a_time_before_any_entry() {
+    // 2,500 memories, 834 of them written twice: 3,334 versions, read 1,000 a page (the
+    // history in one answer would hold the page for one long task), riding along with the
+    // pages of records; nothing is formatted before the history is whole, so the first
+    // report has the whole total.
+    let mut store = many(2500, 10);
+    for i in (0..2500).step_by(3) {
+        let path = format!("/memories/d/n{i:04}.md");
+        assert!(!store
+            .run(Operation::host_write(&path, b"again".to_vec()))
+            .is_error());
+    }
+    let whole = export(&mut store, true);
+    let run = drive(&mut store, true, Order::Overlapped, &mut |_| {});
+    assert_eq!(run.text, whole);
+    let history_pages: Vec<usize> = run
+        .rounds
+        .iter()
+        .enumerate()
+        .filter(|(_, rounds)| rounds.iter().flatten().any(|k| *k == "versionsAfter"))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(history_pages, vec![0, 1, 2, 3]);
+    assert_eq!(run.reports.first(), Some(&(0, 2500 + 3334)));
+    assert_eq!(run.reports.last(), Some(&(5834, 5834)));
+}

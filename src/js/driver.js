@@ -476,6 +476,18 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "versionsBelow":
       tx.getVersionsBelow(id, (records) => json(records));
       return;
+    case "versionsAfter": {
+      const after = typeof read.after === "string" ? read.after : null;
+      const limit = /** @type {number} */ (read.limit);
+      if (typeof tx.getVersionsAfter === "function") tx.getVersionsAfter(after, limit, (records) => json(records));
+      else {
+        // Every version, newest first, then the page of them (ids sort as strings).
+        tx.getVersionsDesc(null, null, Number.MAX_SAFE_INTEGER, (records) =>
+          json([...records].reverse().filter((v) => after === null || String(v.id) > after).slice(0, limit)),
+        );
+      }
+      return;
+    }
     case "history": {
       const memoryId = /** @type {string} */ (read.memoryId);
       if (typeof tx.getHistory === "function") tx.getHistory(memoryId, (records) => json(records));

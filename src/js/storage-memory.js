@@ -442,6 +442,21 @@ class InMemoryTx {
   }
 
   /**
+   * Up to `limit` versions in id order after `after` (null: from the first): a store's history
+   * a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getVersionsAfter(after, limit, cb) {
+    this.#checkActive();
+    const ids = this.#data.versionIds;
+    let i = after === null ? 0 : lowerBound(ids, after);
+    if (after !== null && ids[i] === after) i++;
+    cb(ids.slice(i, i + limit).map((v) => copyVersion(/** @type {VersionRecord} */ (this.#data.versions.get(v)))));
+  }
+
+  /**
    * Every version of memory `memoryId`, oldest first (docs/TOOL.md#history-budget).
    * @param {string} memoryId
    * @param {(records: VersionRecord[]) => void} cb

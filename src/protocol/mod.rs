@@ -53,6 +53,9 @@ pub enum Read {
     },
     /// Every version record with an id below the bound, oldest first.
     VersionsBelow(String),
+    /// Up to `limit` version records in id order (oldest first), after id `after` (`None`: from
+    /// the first): a store's history read a page at a time (the streamed export).
+    VersionsAfter { after: Option<String>, limit: usize },
     /// Every version record of one memory, oldest first (the history budget,
     /// docs/TOOL.md#history-budget; a compact delete): one request on the versions' `memory`
     /// index, records only, no content.
@@ -114,7 +117,9 @@ impl std::hash::Hash for Read {
             } => (memory, below, limit).hash(state),
             Read::MountListing(n) => n.hash(state),
             Read::Contents(keys) => keys.hash(state),
-            Read::FilesAfter { after, limit } => (after, limit).hash(state),
+            Read::FilesAfter { after, limit } | Read::VersionsAfter { after, limit } => {
+                (after, limit).hash(state)
+            }
             Read::Policy {
                 path,
                 source,

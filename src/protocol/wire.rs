@@ -26,6 +26,7 @@ impl Read {
             Read::Version(_) => "version",
             Read::VersionsDesc { .. } => "versionsDesc",
             Read::VersionsBelow(_) => "versionsBelow",
+            Read::VersionsAfter { .. } => "versionsAfter",
             Read::History(_) => "history",
             Read::VersionsWithContent(_) => "versionsWithContent",
             Read::NewestVersionId => "newestVersionId",
@@ -82,6 +83,15 @@ impl Read {
                     .finish();
                 out
             }
+            Read::VersionsAfter { after, limit } => {
+                let mut out = String::new();
+                ObjectWriter::new(&mut out)
+                    .str("kind", "versionsAfter")
+                    .opt_str("after", after.as_deref())
+                    .int("limit", *limit as i64)
+                    .finish();
+                out
+            }
             Read::VersionsBelow(id) => {
                 fill("{\"kind\":\"versionsBelow\",\"id\":{}}", &[&quote(id)])
             }
@@ -129,6 +139,10 @@ impl Answer {
                 return FileRecord::list_from_json_lenient(text)
                     .map(|(records, damaged)| Answer::Subtree(records, damaged))
             }
+            Read::VersionsDesc { .. }
+            | Read::VersionsBelow(_)
+            | Read::VersionsAfter { .. }
+            | Read::History(_) => return VersionRecord::list_from_json(text).map(Answer::Versions),
             // Not JSON: entry keys joined with `\n`.
             Read::Listing(_) | Read::MountListing(_) => {
                 return ListingEntry::parse_all(text).map(Answer::Listing)
@@ -147,14 +161,6 @@ impl Answer {
             Read::Version(_) => match json {
                 Json::Null => Some(Answer::Version(None)),
                 other => VersionRecord::from_json(&other).map(|r| Answer::Version(Some(r))),
-            },
-            Read::VersionsDesc { .. } | Read::VersionsBelow(_) | Read::History(_) => match json {
-                Json::Array(items) => items
-                    .iter()
-                    .map(VersionRecord::from_json)
-                    .collect::<Option<Vec<_>>>()
-                    .map(Answer::Versions),
-                _ => None,
             },
             Read::VersionsWithContent(_) | Read::VersionIds => match json {
                 Json::Array(items) => items
@@ -185,6 +191,10 @@ impl Answer {
             },
             Read::Subtree(_)
             | Read::FilesAfter { .. }
+            | Read::VersionsDesc { .. }
+            | Read::VersionsBelow(_)
+            | Read::VersionsAfter { .. }
+            | Read::History(_)
             | Read::Listing(_)
             | Read::MountListing(_) => None,
             Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::HasChildren),
@@ -373,6 +383,10 @@ mod tests {
                 limit: 1,
             },
             Read::VersionsBelow("memver_1".into()),
+            Read::VersionsAfter {
+                after: None,
+                limit: 2,
+            },
             Read::History("mem_1".into()),
             Read::VersionsWithContent("k".into()),
             Read::NewestVersionId,

@@ -49,6 +49,12 @@ const BATCH_BYTES: u64 = 96 * 1024;
 const BATCH_ITEMS: usize = 200;
 /// How many times the streamed export starts again when the store changes under it.
 const RETRIES: u32 = 3;
+/// Version records per page of the history in the streamed export: the history in one answer
+/// (10,000 versions: 3.5 MB of JSON, ~33 ms for the core to read, as long again for the
+/// storage to hand over and the adapter to write) would hold the page for one long task; a page
+/// of 1,000 takes a few ms. The entries wait until the history is whole (a version's rules
+/// need its memory's last one, and the totals all of it), which costs a round trip a page.
+const HISTORY_ITEMS: usize = 1000;
 
 /// What the host does next with an `ExportCursor` (see its calling contract).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,6 +160,13 @@ struct Run {
     page_items: usize,
     /// The history, until the records are all read (then its entries follow theirs).
     versions: Vec<VersionRecord>,
+    /// The history is read whole (or not asked for), and the last version id read so far.
+    history_done: bool,
+    history_after: Option<String>,
+    /// The history's entries are listed (or there is none to list).
+    queued: bool,
+    /// What made the export fail, other than the store changing.
+    broken: Option<String>,
     /// Entries listed, their contents not yet asked for.
     pending: VecDeque<Entry>,
     /// Entries read, not yet formatted, a chunk (one page's) at a time.
@@ -173,7 +186,7 @@ struct Run {
 }
 
 impl Run {
-    fn new() -> Run {
+    fn new(include_versions: bool) -> Run {
         Run {
             stamp: None,
             started: false,
@@ -185,6 +198,10 @@ impl Run {
             exhausted: false,
             page_items: FIRST_PAGE_ITEMS,
             versions: Vec::new(),
+            history_done: !include_versions,
+            history_after: None,
+            queued: !include_versions,
+            broken: None,
             pending: VecDeque::new(),
             chunks: VecDeque::new(),
             page: None,
@@ -235,7 +252,7 @@ impl ExportCursor {
             include_versions,
             whole: false,
             attempt: 0,
-            run: Run::new(),
+            run: Run::new(include_versions),
         }
     }
 
@@ -248,6 +265,13 @@ impl ExportCursor {
 
     /// What to do next (see the calling contract); `Read` begins the page it asks for.
     pub fn step(&mut self) -> ExportStep {
+        if self.run.broken.is_some() {
+            return if self.run.page.is_some() {
+                ExportStep::Wait
+            } else {
+                ExportStep::Failed
+            };
+        }
         if self.run.changed {
             if self.run.page.is_some() {
                 return ExportStep::Wait;
@@ -256,26 +280,37 @@ impl ExportCursor {
             if self.attempt >= RETRIES {
                 return ExportStep::Failed;
             }
-            self.run = Run::new();
+            self.run = Run::new(self.include_versions);
             return ExportStep::Restart;
         }
         let run = &self.run;
-        let more = !run.started || !run.exhausted || !run.pending.is_empty();
-        if run.page.is_none() && more && run.chunks.len() <= 1 {
+        let listing = !run.started || !run.exhausted || !run.pending.is_empty();
+        let more = listing || !run.queued;
+        // At most one page ahead of the one formatted; the history, until whole, regardless.
+        if run.page.is_none() && (!run.history_done || (listing && run.chunks.len() <= 1)) {
             self.begin_page();
             return ExportStep::Read;
         }
-        if !run.chunks.is_empty() {
+        if !run.chunks.is_empty() && run.history_done {
             return ExportStep::Format;
         }
         if run.page.is_some() {
             return ExportStep::Wait;
+        }
+        if more {
+            // Nothing under way and nothing to read or format, yet not done: a storage whose
+            // answers left the walk nowhere to go (cannot happen with answers that fit).
+            self.run.broken = Some("The export's reads ended before the store was read.".into());
+            return ExportStep::Failed;
         }
         ExportStep::Done
     }
 
     /// Why the export failed (after `Failed`).
     pub fn failure(&self) -> String {
+        if let Some(broken) = &self.run.broken {
+            return broken.clone();
+        }
         fill(
             "The store kept changing during the export ({} tries); export it when it is quiet.",
             &[&decimal(u64::from(RETRIES))],
@@ -307,10 +342,15 @@ impl ExportCursor {
             round.push(Read::NewestVersionId);
         }
         let mut lists = true;
+        // A page of the history only, while two chunks wait to be formatted.
+        let entries = !run.started || run.chunks.len() <= 1;
         if !run.started {
             run.started = true;
             if self.whole {
                 round.push(Read::Subtree(String::new()));
+                if include_versions {
+                    round.push(Read::VersionsBelow(ALL_VERSIONS.to_string()));
+                }
             } else {
                 round.push(Read::Count);
                 round.push(Read::FilesAfter {
@@ -318,9 +358,8 @@ impl ExportCursor {
                     limit: FIRST_PAGE_ITEMS,
                 });
             }
-            if include_versions {
-                round.push(Read::VersionsBelow(ALL_VERSIONS.to_string()));
-            }
+        } else if !entries {
+            lists = false;
         } else if run.pending.is_empty() && !run.exhausted {
             round.push(Read::FilesAfter {
                 after: run.after.clone(),
@@ -329,12 +368,17 @@ impl ExportCursor {
         } else {
             lists = false;
         }
+        if !self.whole && !run.history_done {
+            round.push(Read::VersionsAfter {
+                after: run.history_after.clone(),
+                limit: HISTORY_ITEMS,
+            });
+        }
         let mut page = Page {
             round,
-            answers: Vec::new(),
-            cut: Vec::new(),
+            ..Page::default()
         };
-        if !lists {
+        if !lists && entries {
             self.cut_into(&mut page);
         }
         page.answers = page.round.iter().map(|_| None).collect();
@@ -396,6 +440,21 @@ impl ExportCursor {
                 (Read::VersionsBelow(_), Some(Answer::Versions(versions))) => {
                     run.total += versions.len() as u64;
                     run.versions = versions;
+                    run.history_done = true;
+                }
+                (Read::VersionsAfter { limit, .. }, Some(Answer::Versions(versions))) => {
+                    run.total += versions.len() as u64;
+                    match versions.last() {
+                        // Ids only grow: a page that does not get past the last one ends it.
+                        Some(last) if run.history_after.as_ref().is_none_or(|a| *a < last.id) => {
+                            run.history_after = Some(last.id.clone());
+                        }
+                        _ => run.history_done = true,
+                    }
+                    if versions.len() < limit {
+                        run.history_done = true;
+                    }
+                    run.versions.extend(versions);
                 }
                 (Read::Subtree(_), Some(Answer::Subtree(records, damaged))) => {
                     run.total += (records.len() + damaged.len()) as u64;
@@ -414,18 +473,9 @@ impl ExportCursor {
                 _ => {}
             }
         }
+        self.run.listed = true;
+        self.queue_history();
         let run = &mut self.run;
-        run.listed = true;
-        if run.exhausted && !run.versions.is_empty() {
-            // The history follows the memories, oldest first.
-            for version in std::mem::take(&mut run.versions) {
-                run.ends_deleted.insert(
-                    version.memory_id.clone(),
-                    version.operation == Change::Deleted,
-                );
-                run.pending.push_back(Entry::Version(version));
-            }
-        }
         if run.changed {
             return true;
         }
@@ -455,6 +505,23 @@ impl ExportCursor {
             self.run.chunks.push_back(chunk);
         }
         true
+    }
+
+    /// Once the records are all listed and the history read: the history's entries after
+    /// theirs, oldest first.
+    fn queue_history(&mut self) {
+        let run = &mut self.run;
+        if run.queued || !run.exhausted || !run.history_done {
+            return;
+        }
+        run.queued = true;
+        for version in std::mem::take(&mut run.versions) {
+            run.ends_deleted.insert(
+                version.memory_id.clone(),
+                version.operation == Change::Deleted,
+            );
+            run.pending.push_back(Entry::Version(version));
+        }
     }
 
     /// The bundle's next text: the next batch of entries (about BATCH_BYTES of content; in the
@@ -515,7 +582,7 @@ impl ExportCursor {
     /// listed, then about every hundredth of the total, and the end.
     pub fn progress(&mut self) -> Option<(u64, u64)> {
         let run = &mut self.run;
-        if !run.listed {
+        if !run.listed || !run.history_done {
             return None;
         }
         let (done, total) = (run.done, run.total.max(run.done));
