@@ -109,8 +109,8 @@ for (const [name, makeStorage] of [
 }
 
 // What a streamed export costs the storage, counted (never timed): one read-only transaction
-// to list, then one per chunk of about 256 KiB or 1,000 entries, which over IndexedDB also reads
-// that chunk's page of records (so no one task takes in the whole store's); a chunk whose
+// per chunk of about 256 KiB or 1,000 entries, which also reads that chunk's page of records
+// (so no one task takes in the whole store's), the first with the count; a chunk whose
 // contents lie together in key order is two requests (its keys, then its values in one
 // getAll), not one get per content; scattered contents fall back to one get each, with the
 // same bundle.
