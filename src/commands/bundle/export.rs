@@ -230,12 +230,16 @@ impl Run {
 ///    - `Wait`: wait until the page under way has ended.
 ///    - `Restart`: the store changed under the export; drop the text so far (the cursor has
 ///      started again, from its first page).
-///    - `Failed`: the store kept changing; the export fails with `failure()`.
+///    - `Failed`: the store kept changing (or answered what the walk cannot use); the export
+///      fails with `failure()`.
 /// 2. `finish()` gives the bundle's end. The text of every `format` and `finish`, in order, is
 ///    the bundle, byte for byte what the one-call `export` gives of the same store.
 ///
-/// `progress()` says, after any call, whether a progress report is due and what it says. The
-/// cursor holds at most two pages of contents at once (the one formatted, the one read).
+/// With `include_versions`, the history is read a page at a time (riding along with the pages
+/// of records) and whole before the first entry is formatted: a version's rules need its
+/// memory's last version, and the progress its total. `progress()` says, after any call,
+/// whether a progress report is due and what it says. The cursor holds at most two pages of
+/// contents at once (the one formatted, the one read).
 #[derive(Debug)]
 pub struct ExportCursor {
     include_versions: bool,
