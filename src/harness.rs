@@ -61,6 +61,7 @@ fn volume(answer: &Answer) -> usize {
         Answer::Listing(entries) => entries.len(),
         Answer::Versions(records) => records.len(),
         Answer::Ids(ids) => ids.len(),
+        Answer::Contents(values) => values.len(),
         _ => 1,
     }
 }
@@ -137,7 +138,8 @@ impl MemStore {
         (self.clock, seed)
     }
 
-    fn answer(&self, read: &Read) -> Answer {
+    /// The answer this store gives `read`, as the adapter's storages do.
+    pub fn answer(&self, read: &Read) -> Answer {
         match read {
             Read::File(key) => Answer::File(self.files.get(key).cloned()),
             Read::Subtree(key) => Answer::Subtree(self.below(key).cloned().collect(), Vec::new()),
@@ -157,6 +159,11 @@ impl MemStore {
             Read::Count => Answer::Count(self.files.len() as u64),
             Read::Archived => Answer::Flag(self.archived),
             Read::Content(key) => Answer::Content(self.contents.get(key).cloned()),
+            Read::Contents(keys) => Answer::Contents(
+                keys.iter()
+                    .map(|key| self.contents.get(key).cloned())
+                    .collect(),
+            ),
             Read::HeadContent(path) => {
                 let prefix = crate::format::render::cat(&[path, "\0"]);
                 Answer::Head(
@@ -179,6 +186,14 @@ impl MemStore {
                     .rev()
                     .filter(|v| below.as_ref().is_none_or(|b| &v.id < b))
                     .filter(|v| memory.as_ref().is_none_or(|m| &v.memory_id == m))
+                    .take(*limit)
+                    .cloned()
+                    .collect(),
+            ),
+            Read::VersionsAfter { after, limit } => Answer::Versions(
+                self.versions
+                    .values()
+                    .filter(|v| after.as_ref().is_none_or(|a| v.id.as_str() > a.as_str()))
                     .take(*limit)
                     .cloned()
                     .collect(),

@@ -30,7 +30,7 @@ pub mod wasm;
 #[cfg(feature = "harness")]
 pub use harness::{Counts, MemMounts, MemStore, PendingWrite, WritePolicy};
 
-pub use commands::bundle::streamed as bundle_stream;
+pub use commands::bundle::{ExportCursor, ExportStep};
 pub use commands::methods::refuse_unknown;
 pub use commands::{Context, Operation};
 pub use format::json::{quote, write_value, Json, JsonNumber, JsonStr};

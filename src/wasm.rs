@@ -75,35 +75,6 @@ pub fn refuse_unknown_option(method: &str, names_json: &str) -> Option<String> {
     crate::refuse_unknown(method, names.iter().filter_map(Json::as_str))
 }
 
-/// The streamed export's start: the bundle's text before its first memory.
-#[wasm_bindgen(js_name = bundleHead)]
-pub fn bundle_head() -> String {
-    crate::commands::bundle::streamed::head()
-}
-
-/// One chunk of a streamed export's memories (`versions` false) or versions, in one call:
-/// `records_json` the stored records as JSON, one a line, `contents` their bytes one after
-/// another, `lengths[i]` how many are record `i`'s (0xFFFFFFFF: a version with none). The
-/// answer: one byte per length, 1 where that record gives no entry (it cannot be read or does
-/// not match its bytes), else 0; then the entries joined by commas, as UTF-8 (a Blob part as
-/// it is).
-#[wasm_bindgen(js_name = bundleEntries)]
-pub fn bundle_entries(
-    versions: bool,
-    records_json: &str,
-    contents: &[u8],
-    lengths: &[u32],
-    include_versions: bool,
-) -> Vec<u8> {
-    crate::commands::bundle::streamed::entries(
-        versions,
-        records_json,
-        contents,
-        lengths,
-        include_versions,
-    )
-}
-
 /// A session's mounted stores (limits and access of each) for the commands it starts.
 #[wasm_bindgen]
 #[derive(Debug)]
@@ -276,6 +247,21 @@ impl Task {
         }
     }
 
+    /// Answers a `contents` read: the values' bytes one after another, `lengths[i]` how many
+    /// are value `i`'s, `present[i]` 0 where value `i` is missing.
+    #[wasm_bindgen(js_name = supplyContents)]
+    pub fn supply_contents(
+        &mut self,
+        index: usize,
+        bytes: &[u8],
+        lengths: &[u32],
+        present: &[u8],
+    ) -> Result<(), JsValue> {
+        let answer = contents_answer(index, bytes, lengths, present)?;
+        self.inner.supply(index, answer);
+        Ok(())
+    }
+
     /// Answers a `headContent` read with the key found and its bytes (both `undefined` when
     /// none was found).
     #[wasm_bindgen(js_name = supplyHead)]
@@ -331,5 +317,188 @@ impl Task {
                     &[&decimal(index as u64)],
                 ))
             })
+    }
+}
+
+/// A `contents` answer from its parts, or the error of parts that do not fit.
+fn contents_answer(
+    index: usize,
+    bytes: &[u8],
+    lengths: &[u32],
+    present: &[u8],
+) -> Result<Answer, JsValue> {
+    Answer::contents_from_parts(bytes, lengths, present).ok_or_else(|| {
+        js_error(fill(
+            "the answer to read {} runs past its bytes",
+            &[&decimal(index as u64)],
+        ))
+    })
+}
+
+/// The streamed export (docs/TOOL.md#bundles): the core's cursor, which decides every read,
+/// entry, omission and byte of the bundle; its calling contract is the core's
+/// (`commands::bundle::ExportCursor`). For its pages it also has the methods of a `Task` that
+/// the adapter's driver calls, so a page runs as a read-only task of its own (never freed by
+/// the driver: the cursor lives on).
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct ExportCursor {
+    inner: crate::commands::bundle::ExportCursor,
+}
+
+#[wasm_bindgen]
+impl ExportCursor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(include_versions: bool) -> ExportCursor {
+        ExportCursor {
+            inner: crate::commands::bundle::ExportCursor::streamed(include_versions),
+        }
+    }
+
+    /// What to do next: `read`, `format`, `wait`, `restart`, `failed` or `done`.
+    pub fn step(&mut self) -> String {
+        self.inner.step().as_str().to_string()
+    }
+
+    /// Why the export failed (after `failed`).
+    pub fn failure(&self) -> String {
+        self.inner.failure()
+    }
+
+    /// The bundle's next text, as UTF-8 (a Blob part as it is).
+    pub fn format(&mut self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(self.inner.format().as_bytes())
+    }
+
+    /// The bundle's end, as UTF-8.
+    pub fn finish(&mut self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(self.inner.finish().as_bytes())
+    }
+
+    /// The progress report due now, `[done, total]`, or `undefined`.
+    pub fn progress(&mut self) -> Option<Vec<f64>> {
+        self.inner
+            .progress()
+            .map(|(done, total)| vec![done as f64, total as f64])
+    }
+
+    /// The page's store: the cursor's one store.
+    pub fn mount(&self) -> i32 {
+        0
+    }
+
+    /// A page always reads.
+    pub fn done(&self) -> bool {
+        false
+    }
+
+    /// A page only reads.
+    pub fn mode(&self) -> String {
+        "readonly".to_string()
+    }
+
+    /// Any kind of read.
+    #[wasm_bindgen(js_name = readScope)]
+    pub fn read_scope(&self) -> String {
+        String::new()
+    }
+
+    /// Nothing to do ahead of the reads.
+    pub fn prepare(&mut self) {}
+
+    /// The page's round of reads as a JSON array.
+    pub fn reads(&self) -> String {
+        let reads: Vec<String> = self.inner.page_reads().iter().map(Read::to_json).collect();
+        cat(&["[", &reads.join(","), "]"])
+    }
+
+    /// Answers read `index` of the page's round with JSON.
+    pub fn supply(&mut self, index: usize, json: &str) -> Result<(), JsValue> {
+        let read = self.inner.page_reads().get(index).ok_or_else(|| {
+            js_error(fill(
+                "no read number {} in this round",
+                &[&decimal(index as u64)],
+            ))
+        })?;
+        let answer = Answer::from_json(read, json).ok_or_else(|| {
+            js_error(fill(
+                "the answer to read {} is malformed",
+                &[&decimal(index as u64)],
+            ))
+        })?;
+        self.inner.page_supply(index, answer);
+        Ok(())
+    }
+
+    /// `supply` with the answer as UTF-8 bytes.
+    #[wasm_bindgen(js_name = supplyUtf8)]
+    pub fn supply_utf8(&mut self, index: usize, answer: &[u8]) -> Result<(), JsValue> {
+        let text = std::str::from_utf8(answer).map_err(|_| {
+            js_error(fill(
+                "the answer to read {} is not UTF-8",
+                &[&decimal(index as u64)],
+            ))
+        })?;
+        self.supply(index, text)
+    }
+
+    /// Answers a `content` read.
+    #[wasm_bindgen(js_name = supplyBytes)]
+    pub fn supply_bytes(&mut self, index: usize, bytes: Option<Vec<u8>>) {
+        self.inner.page_supply(index, Answer::Content(bytes));
+    }
+
+    /// Answers a `contents` read (see `Task.supplyContents`).
+    #[wasm_bindgen(js_name = supplyContents)]
+    pub fn supply_contents(
+        &mut self,
+        index: usize,
+        bytes: &[u8],
+        lengths: &[u32],
+        present: &[u8],
+    ) -> Result<(), JsValue> {
+        let answer = contents_answer(index, bytes, lengths, present)?;
+        self.inner.page_supply(index, answer);
+        Ok(())
+    }
+
+    /// Answers a `headContent` read (a page asks none).
+    #[wasm_bindgen(js_name = supplyHead)]
+    pub fn supply_head(&mut self, index: usize, key: Option<String>, bytes: Option<Vec<u8>>) {
+        self.inner.page_supply(index, Answer::Head(key.zip(bytes)));
+    }
+
+    /// A page asks no policy read.
+    #[wasm_bindgen(js_name = readBytes)]
+    pub fn read_bytes(&self, index: usize) -> Result<Vec<u8>, JsValue> {
+        Err(js_error(fill(
+            "read {} carries no bytes",
+            &[&decimal(index as u64)],
+        )))
+    }
+
+    /// Takes the round's answers: true when the page has ended.
+    pub fn resume(&mut self) -> bool {
+        self.inner.page_resume()
+    }
+
+    /// A page's outcome: nothing to write (its text comes from `format`).
+    #[wasm_bindgen(js_name = outcomeWithoutText)]
+    pub fn outcome_without_text(&self) -> String {
+        "{\"content\":\"\",\"isError\":false,\"writes\":[]}".to_string()
+    }
+
+    /// A page's result text: none.
+    pub fn text(&self) -> String {
+        String::new()
+    }
+
+    /// A page writes nothing.
+    #[wasm_bindgen(js_name = writeBytes)]
+    pub fn write_bytes(&self, index: usize) -> Result<js_sys::Uint8Array, JsValue> {
+        Err(js_error(fill(
+            "no content write number {}",
+            &[&decimal(index as u64)],
+        )))
     }
 }

@@ -415,7 +415,8 @@ pub(crate) enum Scalar {
     Null,
     Str(String),
     Int(Option<i64>),
-    Other,
+    /// Any other value (an object, a list, a boolean), as its tree.
+    Other(Json),
 }
 
 /// Parses a JSON array of objects without building a `Json` tree: `member` gets each member of
@@ -510,7 +511,7 @@ impl<'a> Parser<'a> {
             b'"' => self.string().map(|s| Scalar::Str(s.text)),
             b'n' => self.eat(b"null").then_some(Scalar::Null),
             b'-' | b'0'..=b'9' => self.number_lexeme().map(|t| Scalar::Int(integral_value(t))),
-            _ => self.value(2).map(|_| Scalar::Other),
+            _ => self.value(2).map(Scalar::Other),
         }
     }
 }

@@ -13,7 +13,10 @@ import { entropy } from "./ids.js";
 /** @typedef {import("./index.js").ToolResultContent} ToolResultContent */
 /** @typedef {import("./index.js").MemoryToolErrorCode} MemoryToolErrorCode */
 /** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
-/** @typedef {import("../../pkg/memory_tool_wasm.js").Task} Task */
+/**
+ * A core task, or the streamed export's cursor running a page (it has a Task's methods).
+ * @typedef {import("../../pkg/memory_tool_wasm.js").Task | import("../../pkg/memory_tool_wasm.js").ExportCursor} Task
+ */
 
 /**
  * What the core decided, read by `outcomeOf` (docs/ARCHITECTURE.md).
@@ -167,6 +170,8 @@ export function outcomeOf(task) {
  * @property {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
  * @property {boolean} [putNothing] the task only deletes and its transaction must put no record
  *   (a compact delete at full quota, docs/TOOL.md#delete-at-full-quota): told to `tx.finish`
+ * @property {boolean} [keep] the task is not freed at the end: a page of the streamed export's
+ *   cursor (src/js/export-stream.js), which has a Task's methods and lives on after the page
  */
 
 /**
@@ -185,12 +190,12 @@ export function outcomeOf(task) {
  * @returns {Promise<Outcome>}
  */
 export async function perform(handles, task, options = {}) {
-  const { progress, beforeWrite, putNothing } = options;
+  const { progress, beforeWrite, putNothing, keep } = options;
   const finishing = putNothing ? { putNothing: true } : undefined;
   /** The mount whose store the task reads and writes; -1: each read names its mount. */
   const home = task.mount();
   if (home >= 0 && !handles[home]) {
-    task.free();
+    if (!keep) task.free();
     throw new Error(`memory-tool-wasm: the core sent a command to mount ${home}, which does not exist`);
   }
   /** @type {Outcome | undefined} */
@@ -389,14 +394,14 @@ export async function perform(handles, task, options = {}) {
     throw toStorageError(error);
   } finally {
     settled = true;
-    task.free();
+    if (!keep) task.free();
   }
 }
 
 /**
  * Issues one read of the core's round on `tx`; its answer goes back through `answer`.
  * @param {StorageTx} tx
- * @param {{ kind: string, path?: string, id?: string, memoryId?: string, below?: string, after?: string, limit?: number, source?: string, operation?: string, oldPath?: string, hasContent?: boolean }} read
+ * @param {{ kind: string, path?: string, id?: string, ids?: string[], memoryId?: string, below?: string, after?: string, limit?: number, source?: string, operation?: string, oldPath?: string, hasContent?: boolean }} read
  * @param {number} index
  * @param {Task} task
  * @param {(index: number, supply: () => void) => void} answer
@@ -446,6 +451,46 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "content":
       tx.getContent(id, (bytes) => answer(index, () => task.supplyBytes(index, bytes ?? undefined)));
       return;
+    case "contents": {
+      // Several contents in one answer: one request where the storage can (getContents).
+      const ids = /** @type {string[]} */ (read.ids);
+      /** @param {ReadonlyArray<unknown>} values */
+      const contents = (values) =>
+        answer(index, () => {
+          const lengths = new Uint32Array(ids.length);
+          const present = new Uint8Array(ids.length);
+          const found = ids.map((_, n) => bytesOf(values[n]));
+          let total = 0;
+          found.forEach((bytes, n) => {
+            if (bytes === undefined) return;
+            lengths[n] = bytes.length;
+            present[n] = 1;
+            total += bytes.length;
+          });
+          const joined = new Uint8Array(total);
+          let offset = 0;
+          for (const bytes of found) {
+            if (bytes === undefined) continue;
+            joined.set(bytes, offset);
+            offset += bytes.length;
+          }
+          task.supplyContents(index, joined, lengths, present);
+        });
+      if (typeof tx.getContents === "function") tx.getContents(ids, contents);
+      else if (ids.length === 0) contents([]);
+      else {
+        /** @type {unknown[]} */
+        const values = new Array(ids.length);
+        let left = ids.length;
+        ids.forEach((key, n) =>
+          tx.getContent(key, (bytes) => {
+            values[n] = bytes;
+            if (--left === 0) contents(values);
+          }),
+        );
+      }
+      return;
+    }
     case "headContent":
       // A storage without it answers none: the core then reads the key the record names.
       if (typeof tx.getHeadContent === "function") {
@@ -472,6 +517,18 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
     case "versionsBelow":
       tx.getVersionsBelow(id, (records) => json(records));
       return;
+    case "versionsAfter": {
+      const after = typeof read.after === "string" ? read.after : null;
+      const limit = /** @type {number} */ (read.limit);
+      if (typeof tx.getVersionsAfter === "function") tx.getVersionsAfter(after, limit, (records) => json(records));
+      else {
+        // Every version, newest first, then the page of them (ids sort as strings).
+        tx.getVersionsDesc(null, null, Number.MAX_SAFE_INTEGER, (records) =>
+          json([...records].reverse().filter((v) => after === null || String(v.id) > after).slice(0, limit)),
+        );
+      }
+      return;
+    }
     case "history": {
       const memoryId = /** @type {string} */ (read.memoryId);
       if (typeof tx.getHistory === "function") tx.getHistory(memoryId, (records) => json(records));
@@ -521,6 +578,17 @@ function issueRead(tx, read, index, task, answer, core, beforeWrite) {
         throw new Error(`memory-tool-wasm: the core asked for an unknown read: ${JSON.stringify(read)}`);
       });
   }
+}
+
+/**
+ * Stored content as bytes: a Uint8Array as it is, another view's bytes, anything else none.
+ * @param {unknown} value
+ * @returns {Uint8Array | undefined}
+ */
+function bytesOf(value) {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return undefined;
 }
 
 /**

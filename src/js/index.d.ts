@@ -1031,6 +1031,8 @@ export interface StorageTx {
   ): void;
   /** Every version record with id below `id`, oldest first. */
   getVersionsBelow(id: string, cb: (records: VersionRecord[]) => void): void;
+  /** Optional: up to `limit` versions in id order after `after` (null: the first on); the streamed export's pages of history. */
+  getVersionsAfter?(after: string | null, limit: number, cb: (records: VersionRecord[]) => void): void;
   /**
    * Every version record of memory `memoryId`, oldest first (the history budget,
    * docs/TOOL.md#history-budget). Optional: without it, `getVersionsDesc` answers.

@@ -319,6 +319,18 @@ export class IndexedDbTx {
     };
   }
 
+  /**
+   * Up to `limit` versions in id order after `after` (null: from the first), one `getAll`: a
+   * store's history a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getVersionsAfter(after, limit, cb) {
+    const range = after === null ? null : this.#keyRange.lowerBound(after, true);
+    this.#request(() => this.#versions.getAll(range, limit), cb);
+  }
+
   /** @param {string} id @param {(records: VersionRecord[]) => void} cb */
   getVersionsBelow(id, cb) {
     this.#request(() => this.#versions.getAll(this.#keyRange.upperBound(id, true)), cb);

@@ -335,6 +335,26 @@ class InMemoryTx {
     cb(this.#data.subtreeKeys(path).map((key) => ({ .../** @type {FileRecord} */ (files.get(key)) })));
   }
 
+  /**
+   * Up to `limit` file records in key order, after path `after` (null: from the first): a
+   * whole store a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: FileRecord[]) => void} cb
+   */
+  getFilesAfter(after, limit, cb) {
+    this.#checkActive();
+    const { paths, files } = this.#data;
+    let i = lowerBound(paths, after ?? "/");
+    if (after !== null && paths[i] === after) i++;
+    /** @type {FileRecord[]} */
+    const out = [];
+    for (; i < paths.length && out.length < limit && paths[i] < "0"; i++) {
+      out.push({ .../** @type {FileRecord} */ (files.get(paths[i])) });
+    }
+    cb(out);
+  }
+
   /** @param {string} path @param {(entries: string[]) => void} cb */
   getListing(path, cb) {
     this.#checkActive();
@@ -419,6 +439,21 @@ class InMemoryTx {
     const data = this.#data;
     const end = lowerBound(data.versionIds, id);
     cb(data.versionIds.slice(0, end).map((v) => copyVersion(/** @type {VersionRecord} */ (data.versions.get(v)))));
+  }
+
+  /**
+   * Up to `limit` versions in id order after `after` (null: from the first): a store's history
+   * a page at a time (the streamed export).
+   * @param {string | null} after
+   * @param {number} limit
+   * @param {(records: VersionRecord[]) => void} cb
+   */
+  getVersionsAfter(after, limit, cb) {
+    this.#checkActive();
+    const ids = this.#data.versionIds;
+    let i = after === null ? 0 : lowerBound(ids, after);
+    if (after !== null && ids[i] === after) i++;
+    cb(ids.slice(i, i + limit).map((v) => copyVersion(/** @type {VersionRecord} */ (this.#data.versions.get(v)))));
   }
 
   /**

@@ -338,6 +338,16 @@ impl VersionRecord {
         })
     }
 
+    /// Reads a JSON array of version records (a history answer) with the rules of `from_json`
+    /// for each, straight from the text: no `Json` tree but for an actor's object. `None` when
+    /// any cannot be read. A history of 10,000 versions in wasm: ~48 ms as a tree.
+    pub fn list_from_json(text: &str) -> Option<Vec<VersionRecord>> {
+        crate::format::json::parse_object_array(text, VersionFields::default, VersionFields::set)?
+            .into_iter()
+            .map(VersionFields::finish)
+            .collect()
+    }
+
     /// Appends the record as the adapter stores it.
     pub fn write_json(&self, out: &mut String) {
         let mut object = ObjectWriter::new(out);
@@ -412,6 +422,35 @@ mod tests {
     use crate::model::ids::version_id_floor;
     use crate::model::ids::IdSource;
     use crate::model::ids::VersionIds;
+
+    #[test]
+    fn a_history_read_from_its_text_is_the_history_read_as_a_tree() {
+        let text = r#"[
+            {"id":"memver_1","memoryId":"mem_1","operation":"created","path":"/a","size":3,"sha256":"s","content":"k","createdAt":5,"createdBy":{"type":"tool","tool_use_id":"t\u0001"}},
+            {"id":"memver_2","memoryId":"mem_1","operation":"deleted","path":null,"size":1.5,"createdAt":6,"createdBy":"api","redactedAt":7,"keptAt":8,"other":[1,{"x":true}]},
+            {"id":"memver_3","memoryId":"mem_2","operation":"modified","size":-4,"createdAt":9,"createdBy":null,"createdAt":10}
+        ]"#;
+        let tree = match Json::parse(text) {
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(VersionRecord::from_json)
+                .collect::<Option<Vec<_>>>(),
+            _ => None,
+        };
+        let fast = VersionRecord::list_from_json(text);
+        assert!(fast.is_some());
+        assert_eq!(fast, tree);
+        // Any record it cannot read: none, as the tree gives.
+        for bad in [
+            r#"[{"id":"memver_1","memoryId":"mem_1","operation":"moved","createdAt":1}]"#,
+            r#"[{"id":"memver_1","memoryId":"mem_1","operation":"created"}]"#,
+            r#"[{"id":1,"memoryId":"mem_1","operation":"created","createdAt":1}]"#,
+            r#"[3]"#,
+            r#"{}"#,
+        ] {
+            assert_eq!(VersionRecord::list_from_json(bad), None, "{bad}");
+        }
+    }
     use crate::model::time::parse_rfc3339;
 
     #[test]
@@ -643,5 +682,74 @@ mod tests {
             FileRecord::list_from_json(&format!("[{record}]")).unwrap()[0].path,
             "/a.md"
         );
+    }
+}
+
+/// The members of a stored version record, as `parse_object_array` finds them.
+#[derive(Default)]
+struct VersionFields {
+    id: Option<Scalar>,
+    memory_id: Option<Scalar>,
+    operation: Option<Scalar>,
+    path: Option<Scalar>,
+    size: Option<Scalar>,
+    sha256: Option<Scalar>,
+    content: Option<Scalar>,
+    created_at: Option<Scalar>,
+    created_by: Option<Scalar>,
+    redacted_at: Option<Scalar>,
+    kept_at: Option<Scalar>,
+}
+
+impl VersionFields {
+    fn set(&mut self, key: &str, value: Scalar) {
+        let slot = match key {
+            "id" => &mut self.id,
+            "memoryId" => &mut self.memory_id,
+            "operation" => &mut self.operation,
+            "path" => &mut self.path,
+            "size" => &mut self.size,
+            "sha256" => &mut self.sha256,
+            "content" => &mut self.content,
+            "createdAt" => &mut self.created_at,
+            "createdBy" => &mut self.created_by,
+            "redactedAt" => &mut self.redacted_at,
+            "keptAt" => &mut self.kept_at,
+            _ => return,
+        };
+        *slot = Some(value);
+    }
+
+    /// The record, by `VersionRecord::from_json`'s rules.
+    fn finish(self) -> Option<VersionRecord> {
+        fn text(slot: Option<Scalar>) -> Option<String> {
+            match slot {
+                Some(Scalar::Str(s)) => Some(s),
+                _ => None,
+            }
+        }
+        fn integer(slot: Option<Scalar>) -> Option<i64> {
+            match slot {
+                Some(Scalar::Int(n)) => n,
+                _ => None,
+            }
+        }
+        let created_by = match self.created_by {
+            Some(Scalar::Other(actor @ Json::Object(_))) => write_value(&actor),
+            _ => "null".to_string(),
+        };
+        Some(VersionRecord {
+            id: text(self.id)?,
+            memory_id: text(self.memory_id)?,
+            operation: Change::parse(&text(self.operation)?)?,
+            path: text(self.path),
+            size: integer(self.size).map(|n| n.max(0) as u64),
+            sha256: text(self.sha256),
+            content: text(self.content),
+            created_at: integer(self.created_at)?,
+            created_by,
+            redacted_at: integer(self.redacted_at),
+            kept_at: integer(self.kept_at),
+        })
     }
 }

@@ -32,6 +32,10 @@ pub enum Read {
     Archived,
     /// The bytes stored under a content key.
     Content(String),
+    /// The bytes under each of several content keys, in their order: one request where the
+    /// storage can (`getContents`, a key range when they lie together), not one per key. The
+    /// export reads a chunk's contents so (docs/ARCHITECTURE.md#one-round-per-file).
+    Contents(Vec<String>),
     /// The newest content whose key begins with this file key and `\0` (the content key of a
     /// head written at that key: `model::record::content_key`), with its key: asked in the
     /// round that reads the file's record, it brings a file's bytes without waiting for the
@@ -50,6 +54,9 @@ pub enum Read {
     },
     /// Every version record with an id below the bound, oldest first.
     VersionsBelow(String),
+    /// Up to `limit` version records in id order (oldest first), after id `after` (`None`: from
+    /// the first): a store's history read a page at a time (the streamed export).
+    VersionsAfter { after: Option<String>, limit: usize },
     /// Every version record of one memory, oldest first (the history budget,
     /// docs/TOOL.md#history-budget; a compact delete): one request on the versions' `memory`
     /// index, records only, no content.
@@ -110,7 +117,10 @@ impl std::hash::Hash for Read {
                 limit,
             } => (memory, below, limit).hash(state),
             Read::MountListing(n) => n.hash(state),
-            Read::FilesAfter { after, limit } => (after, limit).hash(state),
+            Read::Contents(keys) => keys.hash(state),
+            Read::FilesAfter { after, limit } | Read::VersionsAfter { after, limit } => {
+                (after, limit).hash(state)
+            }
             Read::Policy {
                 path,
                 source,
@@ -143,6 +153,8 @@ pub enum Answer {
     Flag(bool),
     Count(u64),
     Content(Option<Vec<u8>>),
+    /// The answer to `Contents`: each key's bytes, in the read's order (`None`: missing).
+    Contents(Vec<Option<Vec<u8>>>),
     /// The answer to `HeadContent`: the key found and its bytes, or none.
     Head(Option<(String, Vec<u8>)>),
     Version(Option<VersionRecord>),

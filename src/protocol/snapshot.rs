@@ -92,6 +92,15 @@ impl Snapshot {
                     .insert(Read::Content(key), Answer::Content(Some(bytes)));
                 Answer::Head(None)
             }
+            // Each of several contents is the answer to a read of its key (kept once: the
+            // `Contents` read itself keeps only that it was answered, see `answer_of`).
+            (Read::Contents(keys), Answer::Contents(values)) => {
+                for (key, value) in keys.iter().zip(values) {
+                    self.answers
+                        .insert(Read::Content(key.clone()), Answer::Content(value));
+                }
+                Answer::Contents(Vec::new())
+            }
             (_, answer) => answer,
         };
         self.answers.insert(read, answer);
@@ -99,6 +108,19 @@ impl Snapshot {
 
     fn answer(&self, read: &Read) -> Option<&Answer> {
         self.answers.get(read)
+    }
+
+    /// A copy of the answer to `read`, if it was answered (a `Contents` read's from its keys'
+    /// contents): for a cursor that takes its answers by value (`bundle::ExportCursor`).
+    pub(crate) fn answer_of(&self, read: &Read) -> Option<Answer> {
+        match (read, self.answer(read)?) {
+            (Read::Contents(keys), _) => Some(Answer::Contents(
+                keys.iter()
+                    .map(|key| self.content(key).map(<[u8]>::to_vec))
+                    .collect(),
+            )),
+            (_, answer) => Some(answer.clone()),
+        }
     }
 
     /// Stops the command until every read in `reads` is answered, asking for all of them at once.
@@ -201,14 +223,6 @@ impl Snapshot {
         found
             .into_iter()
             .min_by(|a, b| damage_key(a).cmp(damage_key(b)))
-    }
-
-    /// The keys of the records below `key` that cannot be read (after `need(Subtree(key))`).
-    pub(crate) fn damaged_below(&self, key: &str) -> &[String] {
-        match self.answer(&Read::Subtree(key.to_string())) {
-            Some(Answer::Subtree(_, damaged)) => damaged,
-            _ => &[],
-        }
     }
 
     /// The store's file count (after `need(Count)`).

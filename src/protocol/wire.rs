@@ -20,11 +20,13 @@ impl Read {
             Read::FilesAfter { .. } => "filesAfter",
             Read::Archived => "archived",
             Read::Content(_) => "content",
+            Read::Contents(_) => "contents",
             Read::HeadContent(_) => "headContent",
             Read::FileById(_) => "fileById",
             Read::Version(_) => "version",
             Read::VersionsDesc { .. } => "versionsDesc",
             Read::VersionsBelow(_) => "versionsBelow",
+            Read::VersionsAfter { .. } => "versionsAfter",
             Read::History(_) => "history",
             Read::VersionsWithContent(_) => "versionsWithContent",
             Read::NewestVersionId => "newestVersionId",
@@ -53,6 +55,17 @@ impl Read {
             }
             Read::Archived => "{\"kind\":\"archived\"}".to_string(),
             Read::Content(id) => fill("{\"kind\":\"content\",\"id\":{}}", &[&quote(id)]),
+            Read::Contents(ids) => {
+                let mut out = String::from("{\"kind\":\"contents\",\"ids\":[");
+                for (i, id) in ids.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_str(&mut out, id);
+                }
+                out.push_str("]}");
+                out
+            }
             Read::HeadContent(p) => fill("{\"kind\":\"headContent\",\"path\":{}}", &[&quote(p)]),
             Read::FileById(id) => fill("{\"kind\":\"fileById\",\"id\":{}}", &[&quote(id)]),
             Read::Version(id) => fill("{\"kind\":\"version\",\"id\":{}}", &[&quote(id)]),
@@ -66,6 +79,15 @@ impl Read {
                     .str("kind", "versionsDesc")
                     .opt_str("memoryId", memory.as_deref())
                     .opt_str("below", below.as_deref())
+                    .int("limit", *limit as i64)
+                    .finish();
+                out
+            }
+            Read::VersionsAfter { after, limit } => {
+                let mut out = String::new();
+                ObjectWriter::new(&mut out)
+                    .str("kind", "versionsAfter")
+                    .opt_str("after", after.as_deref())
                     .int("limit", *limit as i64)
                     .finish();
                 out
@@ -127,6 +149,10 @@ impl Answer {
                 return FileRecord::list_from_json_lenient(text)
                     .map(|(records, damaged)| Answer::Subtree(records, damaged))
             }
+            Read::VersionsDesc { .. }
+            | Read::VersionsBelow(_)
+            | Read::VersionsAfter { .. }
+            | Read::History(_) => return VersionRecord::list_from_json(text).map(Answer::Versions),
             // Not JSON: entry keys joined with `\n`.
             Read::Listing(_) | Read::MountListing(_) => {
                 return ListingEntry::parse_all(text).map(Answer::Listing)
@@ -145,14 +171,6 @@ impl Answer {
             Read::Version(_) => match json {
                 Json::Null => Some(Answer::Version(None)),
                 other => VersionRecord::from_json(&other).map(|r| Answer::Version(Some(r))),
-            },
-            Read::VersionsDesc { .. } | Read::VersionsBelow(_) | Read::History(_) => match json {
-                Json::Array(items) => items
-                    .iter()
-                    .map(VersionRecord::from_json)
-                    .collect::<Option<Vec<_>>>()
-                    .map(Answer::Versions),
-                _ => None,
             },
             Read::VersionsWithContent(_) | Read::VersionIds => match json {
                 Json::Array(items) => items
@@ -183,12 +201,31 @@ impl Answer {
             },
             Read::Subtree(_)
             | Read::FilesAfter { .. }
+            | Read::VersionsDesc { .. }
+            | Read::VersionsBelow(_)
+            | Read::VersionsAfter { .. }
+            | Read::History(_)
             | Read::Listing(_)
             | Read::MountListing(_) => None,
             Read::HasChildren(_) | Read::Archived => json.as_bool().map(Answer::Flag),
             Read::Count => json.as_integer().map(|n| Answer::Count(n.max(0) as u64)),
-            Read::Content(_) | Read::HeadContent(_) => None,
+            Read::Content(_) | Read::HeadContent(_) | Read::Contents(_) => None,
         }
+    }
+
+    /// The answer to a `Contents` read as the adapter gives it in one call: the values' bytes
+    /// one after another, `lengths[i]` how many are value `i`'s, `present[i]` 0 where value `i`
+    /// is missing (its length is then 0). `None` when the lengths run past the bytes.
+    pub fn contents_from_parts(bytes: &[u8], lengths: &[u32], present: &[u8]) -> Option<Answer> {
+        let mut values = Vec::with_capacity(lengths.len());
+        let mut offset = 0usize;
+        for (i, &length) in lengths.iter().enumerate() {
+            let end = offset.checked_add(length as usize)?;
+            let value = bytes.get(offset..end)?;
+            offset = end;
+            values.push((present.get(i).copied().unwrap_or(0) != 0).then(|| value.to_vec()));
+        }
+        Some(Answer::Contents(values))
     }
 }
 
@@ -367,6 +404,7 @@ mod tests {
             },
             Read::Archived,
             Read::Content("k".into()),
+            Read::Contents(vec!["k".into(), "l".into()]),
             Read::HeadContent("/a".into()),
             Read::FileById("mem_1".into()),
             Read::Version("memver_1".into()),
@@ -376,6 +414,10 @@ mod tests {
                 limit: 1,
             },
             Read::VersionsBelow("memver_1".into()),
+            Read::VersionsAfter {
+                after: None,
+                limit: 2,
+            },
             Read::History("mem_1".into()),
             Read::VersionsWithContent("k".into()),
             Read::NewestVersionId,

@@ -95,12 +95,18 @@ describe("nothing lost, in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  it("a content changed behind the package's back: check finds it, repair keeps its text, export imports", async () => {
+  it("a content changed behind the package's back, in a store with history: check finds it, repair keeps its text, exportBlob imports", async () => {
     const page = await session.openHarness();
     const seen = await page.evaluate(async () => {
       const { MemoryTool, InMemoryStorage } = harness.pkg;
       const tool = await MemoryTool.open({ store: "tampered" });
       const a = await tool.memories.create({ path: "/a.md", content: "alpha\n" });
+      // History beside it: b edited twice, c created and deleted.
+      const b = await tool.memories.create({ path: "/b.md", content: "beta\n" });
+      await tool.memories.update(b.id, { content: "beta two\n" });
+      await tool.memories.update(b.id, { content: "beta three\n" });
+      await tool.memories.create({ path: "/c.md", content: "gone\n" });
+      await tool.execute({ command: "delete", path: "/memories/c.md" });
       tool.close();
       const db = await new Promise((resolve, reject) => {
         const request = indexedDB.open("memory-tool-wasm:tampered");
@@ -119,16 +125,30 @@ describe("nothing lost, in Chromium", { timeout: 120_000 }, () => {
       const bundle = JSON.parse(await (await again.exportBlob({ include_versions: true })).text());
       const copy = await MemoryTool.open({ storage: new InMemoryStorage(), store: "copy" });
       const imported = await copy.import(bundle);
+      const copied = (await copy.memories.list()).map((m) => m.path);
       const repair = await again.repair();
       const now = await again.memories.get(a.id);
       const clean = await again.check();
       again.close();
       copy.close();
-      return { check: check.damaged, skipped: bundle.skipped, imported: imported.imported, repair: repair.damaged, content: now.content, clean: clean.damaged };
+      return {
+        check: check.damaged,
+        skipped: bundle.skipped,
+        imported: imported.imported,
+        versions: imported.versions,
+        copied,
+        repair: repair.damaged,
+        content: now.content,
+        clean: clean.damaged,
+      };
     });
     assert.equal(seen.check[0].problem, "sha256");
     assert.deepEqual(seen.skipped[0], { path: "/a.md", reason: "its content does not match its content_sha256" });
-    assert.equal(seen.imported, 0);
+    // a's history is left out with it; b's three versions and the deleted c's two come along.
+    assert.deepEqual(seen.skipped.slice(1).map((s) => s.reason), ["its memory was left out"]);
+    assert.equal(seen.imported, 1);
+    assert.equal(seen.versions, 5);
+    assert.deepEqual(seen.copied, ["/b.md"]);
     assert.equal(seen.repair[0].action, "kept");
     assert.equal(seen.content, "edited by hand\n");
     assert.deepEqual(seen.clean, []);

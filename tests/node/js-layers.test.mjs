@@ -212,3 +212,30 @@ test("the adapter keeps no text of the core's: no model text, no option refusal,
     ],
   );
 });
+
+// One home for the export's rules: the core's ExportCursor (src/commands/bundle/export.rs).
+// A module of the adapter that knew why an entry is left out, how to read the whole history,
+// how the bundle's lists close or how big a page is would be a second export driver, whose
+// rules could drift from the core's (docs/ARCHITECTURE.md#layout).
+test("no JavaScript module keeps a rule of the export: its reasons, its reads, its envelope", async () => {
+  const rules = [
+    "its content is missing",
+    "its record cannot be read",
+    "its content does not match its content_sha256",
+    "its memory was left out",
+    "memver_~",
+    '"versions":[',
+    '"skipped":',
+    "CHUNK_BYTES",
+    "BATCH_BYTES",
+    "bundleEntries",
+  ];
+  const files = await modulesBelow("src/js");
+  assert.ok(files.includes("src/js/export-stream.js"), `modules found: ${files.length}`);
+  const sources = await sourcesOf(files);
+  const problems = [];
+  for (const [file, source] of Object.entries(sources)) {
+    for (const rule of rules) if (source.includes(rule)) problems.push(`${file}: ${JSON.stringify(rule)} (the export's rules are the core's)`);
+  }
+  assert.deepEqual(problems, [], problems.join("\n"));
+});
