@@ -231,7 +231,7 @@ impl MemStore {
                 (p.0)(&PendingWrite {
                     path,
                     source,
-                    operation,
+                    operation: operation.as_str(),
                     old_path: old_path.as_deref(),
                     content: bytes.as_deref(),
                 })

@@ -44,7 +44,9 @@ pub use model::path::{normalises_alike, tool_path, MemoryPath};
 pub use model::record::{sha256_hex, Change, VersionRecord};
 pub use model::record::{FileRecord, HistoryCount};
 pub use model::store::{slug, StoreRecord};
-pub use protocol::{storage_failure_text, Answer, Content, Decision, Outcome, Read, Write};
+pub use protocol::{
+    storage_failure_text, Answer, Content, Decision, Outcome, Read, Write, WriteKind,
+};
 pub use session::plan::{mount_infos, plan_mounts, system_prompt, MountInfo};
 pub use session::task::{Target, Task};
 pub use session::{Session, Start};

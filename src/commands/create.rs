@@ -8,7 +8,7 @@ use crate::format::render::fill;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
-use crate::protocol::{Outcome, Read, Snapshot, Stop};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, WriteKind};
 
 pub(super) fn run(
     path: &MemoryPath,
@@ -43,7 +43,14 @@ pub(super) fn run(
             fill(texts::FILE_ON_THE_WAY, &[path.raw(), &parent]),
         ));
     }
-    let content = vet(key, path.raw(), file_text.as_bytes(), "create", cx, snap)?;
+    let content = vet(
+        key,
+        path.raw(),
+        file_text.as_bytes(),
+        WriteKind::Create,
+        cx,
+        snap,
+    )?;
     check_size(cx, Voice::Model, path.raw(), content.len())?;
     if existing.is_none() {
         check_count(cx, snap, Voice::Model, path.raw(), 1)?;

@@ -11,7 +11,7 @@ use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
 use crate::model::record::FileRecord;
-use crate::protocol::{Outcome, Read, Snapshot, Stop};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, WriteKind};
 
 /// The file at `path` and its text; `missing` is the message when there is no such file.
 fn load_text<'s>(
@@ -160,7 +160,7 @@ fn vetted<'t>(
         path.key(),
         path.raw(),
         new_text.as_bytes(),
-        "modify",
+        WriteKind::Modify,
         cx,
         snap,
     )?;

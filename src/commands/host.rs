@@ -8,7 +8,7 @@ use crate::format::render::fill;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::path::MemoryPath;
-use crate::protocol::{Outcome, Read, Snapshot, Stop};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, WriteKind};
 
 /// Creates or overwrites a file with `bytes` (text or binary), under the tool's path rules,
 /// limits and access.
@@ -45,9 +45,9 @@ pub(super) fn write(
     }
     let existing = snap.file(key);
     let operation = if existing.is_some() {
-        "modify"
+        WriteKind::Modify
     } else {
-        "create"
+        WriteKind::Create
     };
     let bytes = vet(key, path.raw(), bytes, operation, cx, snap)?;
     check_size(cx, Voice::Model, path.raw(), bytes.len())?;

@@ -15,7 +15,7 @@ use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
 use crate::model::path::{parse_store_prefix, MOUNT};
 use crate::model::record::{sha256_hex, FileRecord};
-use crate::protocol::{Outcome, Read, Snapshot, Stop};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, WriteKind};
 
 fn stop(code: ErrorCode, message: String) -> Stop {
     Stop::Fail(ToolError::new(code, message))
@@ -164,7 +164,7 @@ pub(crate) fn create(
     reads.extend([Read::Count, clock_read()]);
     snap.need(reads)?;
     check_place(key, None, snap)?;
-    let content = vet(key, key, content.as_bytes(), "create", cx, snap)?;
+    let content = vet(key, key, content.as_bytes(), WriteKind::Create, cx, snap)?;
     check_size(cx, Voice::Host, key, content.len())?;
     check_count(cx, snap, Voice::Host, key, 1)?;
     let mut history = History::new(cx, snap);
@@ -234,7 +234,7 @@ pub(crate) fn update(
             moved_from,
             key,
             text.as_bytes(),
-            "modify",
+            WriteKind::Modify,
             cx,
             snap,
         )?),
@@ -565,7 +565,7 @@ pub(crate) fn create_many(
         .iter()
         .map(|m| super::policy::Ask {
             key: &m.key,
-            operation: "create",
+            operation: WriteKind::Create,
             old_key: None,
             bytes: Some(m.content.as_bytes()),
         })

@@ -10,7 +10,7 @@ use crate::format::render::fill;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::secrets::{find_in_content, find_in_path};
-use crate::protocol::{Decision, Read, Snapshot, Stop};
+use crate::protocol::{Decision, Read, Snapshot, Stop, WriteKind};
 use std::borrow::Cow;
 
 /// Who is writing, for the hook: `tool`, `api` or `import` (the actor's `type`).
@@ -24,8 +24,7 @@ fn source(cx: &Context) -> String {
 pub(super) struct Ask<'a, 'b> {
     /// The store key written (the new one for a rename).
     pub(super) key: &'a str,
-    /// `create`, `modify`, `rename`, `delete`, `restore` or `import`.
-    pub(super) operation: &'static str,
+    pub(super) operation: WriteKind,
     /// The store key a rename leaves.
     pub(super) old_key: Option<&'a str>,
     /// The content about to be written (none for a rename or delete).
@@ -38,7 +37,7 @@ pub(super) fn vet<'b>(
     key: &str,
     shown: &str,
     bytes: &'b [u8],
-    operation: &'static str,
+    operation: WriteKind,
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Cow<'b, [u8]>, Stop> {
@@ -52,7 +51,7 @@ pub(super) fn vet_moved<'b>(
     old_key: Option<&str>,
     shown: &str,
     bytes: &'b [u8],
-    operation: &'static str,
+    operation: WriteKind,
     cx: &Context,
     snap: &Snapshot,
 ) -> Result<Cow<'b, [u8]>, Stop> {
@@ -114,7 +113,7 @@ pub(super) fn vet_moves(
         .iter()
         .map(|(old, new)| Ask {
             key: new,
-            operation: "rename",
+            operation: WriteKind::Rename,
             old_key: Some(old),
             bytes: None,
         })
@@ -139,7 +138,7 @@ pub(super) fn vet_deletes(
         .iter()
         .map(|key| Ask {
             key,
-            operation: "delete",
+            operation: WriteKind::Delete,
             old_key: None,
             bytes: None,
         })
@@ -179,7 +178,7 @@ fn decide<'b>(
     if cx.config.secret_filter {
         // docs/TOOL.md#secret-filter: the path every write but a delete puts a memory at, and
         // the content as stored (after the hook's rewrite), in every decoding it has.
-        let in_path = (ask.operation != "delete")
+        let in_path = (ask.operation != WriteKind::Delete)
             .then(|| find_in_path(ask.key))
             .flatten()
             .map(|kind| fill(texts::SECRET_PATH_REASON, &[kind]));

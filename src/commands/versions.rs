@@ -13,7 +13,7 @@ use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::{version_id_floor, version_id_time};
 use crate::model::record::{Change, VersionRecord};
-use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, Write, WriteKind};
 use std::collections::HashSet;
 
 fn stop(code: ErrorCode, message: String) -> Stop {
@@ -228,7 +228,7 @@ pub(crate) fn restore(id: &str, cx: &Context, snap: &Snapshot) -> Result<Outcome
     // see any write (a key rotated out does not return, a locked folder stays locked).
     let vetted = if cx.config.write_hook || cx.config.secret_filter {
         let stored = snap.content(key).unwrap_or_default();
-        let vetted = vet(target, target, stored, "restore", cx, snap)?;
+        let vetted = vet(target, target, stored, WriteKind::Restore, cx, snap)?;
         (vetted.as_ref() != stored).then(|| vetted.into_owned())
     } else {
         None

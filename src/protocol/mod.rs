@@ -80,8 +80,8 @@ pub enum Read {
     Policy {
         path: String,
         source: String,
-        /// `create`, `modify`, `rename`, `delete`, `restore` or `import`.
-        operation: &'static str,
+        /// What the write does.
+        operation: WriteKind,
         /// The tool path the memory leaves (a rename, a move by `memories.update`).
         old_path: Option<String>,
         /// The content about to be written (none for a rename or delete).
@@ -163,6 +163,31 @@ pub enum Answer {
     VersionId(Option<String>),
     Clock(Option<StoreClock>),
     Policy(Decision),
+}
+
+/// What a write the host's policy is asked about does (docs/TOOL.md#write-policy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WriteKind {
+    Create,
+    Modify,
+    Rename,
+    Delete,
+    Restore,
+    Import,
+}
+
+impl WriteKind {
+    /// Its name as the policy hears it (`beforeWrite`'s `operation`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WriteKind::Create => "create",
+            WriteKind::Modify => "modify",
+            WriteKind::Rename => "rename",
+            WriteKind::Delete => "delete",
+            WriteKind::Restore => "restore",
+            WriteKind::Import => "import",
+        }
+    }
 }
 
 /// The host policy's answer to a write.

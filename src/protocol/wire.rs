@@ -120,7 +120,7 @@ impl Read {
                     .str("kind", "policy")
                     .str("path", path)
                     .str("source", source)
-                    .str("operation", operation)
+                    .str("operation", operation.as_str())
                     .opt_str("oldPath", old_path.as_deref())
                     .raw("hasContent", if bytes.is_some() { "true" } else { "false" })
                     .finish();
@@ -369,13 +369,14 @@ impl Detail {
 #[cfg(test)]
 mod tests {
     use super::{Answer, Decision, Read};
+    use crate::protocol::WriteKind;
 
     #[test]
     fn bytes_answer_a_content_read_and_rewrite_a_policy_read() {
         let policy = Read::Policy {
             path: "/memories/a.md".into(),
             source: "tool".into(),
-            operation: "create",
+            operation: WriteKind::Create,
             old_path: None,
             bytes: Some(b"x".to_vec()),
         };
@@ -428,7 +429,7 @@ mod tests {
             Read::Policy {
                 path: "/memories/a".into(),
                 source: "tool".into(),
-                operation: "create",
+                operation: WriteKind::Create,
                 old_path: None,
                 bytes: None,
             },

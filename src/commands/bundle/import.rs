@@ -13,7 +13,7 @@ use crate::model::ids::version_id_time;
 use crate::model::path::ancestor_keys;
 use crate::model::record::FileRecord;
 use crate::model::time::rfc3339;
-use crate::protocol::{Outcome, Read, Snapshot, Stop, Write};
+use crate::protocol::{Outcome, Read, Snapshot, Stop, Write, WriteKind};
 use std::collections::{HashMap, HashSet};
 
 /// How far ahead of this store's clock an imported version may be stamped (clocks of two
@@ -61,7 +61,7 @@ pub(crate) fn import(
     // version would otherwise come back with a later restore.
     let memory_asks = bundle.memories.iter().map(|m| Ask {
         key: m.key.as_str(),
-        operation: "import",
+        operation: WriteKind::Import,
         old_key: None,
         bytes: Some(m.bytes.as_slice()),
     });
@@ -69,7 +69,7 @@ pub(crate) fn import(
         let bytes = v.bytes.as_deref()?;
         Some(Ask {
             key: v.record.path.as_deref().unwrap_or_default(),
-            operation: "import",
+            operation: WriteKind::Import,
             old_key: None,
             bytes: Some(bytes),
         })
