@@ -1,7 +1,7 @@
 //! What a command runs with besides its reads: configuration, time, entropy, actor, mount.
 
-use crate::format::json::Json;
 use crate::format::render::cat;
+use crate::model::actor::Actor;
 use crate::model::config::Config;
 use crate::model::ids::IdSource;
 
@@ -12,8 +12,8 @@ pub struct Context {
     /// Epoch milliseconds.
     pub now: i64,
     pub seed: [u8; 16],
-    /// Who the change is by, as a JSON object (recorded in versions' `created_by`).
-    pub actor: String,
+    /// Who the change is by (recorded in versions' `created_by`).
+    pub actor: Actor,
     /// The tool path of the store's root: `/memories`, or `/memories/<slug>` with several
     /// mounts.
     pub mount_prefix: String,
@@ -36,18 +36,6 @@ impl Context {
 }
 
 impl Context {
-    /// Whether the change comes from a hosted memory store (a sync pull, whose `created_by`
-    /// names the store): its paths are that store's own, taken as they are.
-    pub fn from_hosted_store(&self) -> bool {
-        Json::parse(&self.actor)
-            .and_then(|actor| {
-                actor
-                    .field("memory_store_id")
-                    .map(|id| id.as_str().is_some())
-            })
-            .unwrap_or(false)
-    }
-
     pub fn ids(&self) -> IdSource {
         IdSource::new(self.seed)
     }

@@ -206,25 +206,14 @@ impl<'c> History<'c> {
 
     /// The actor of the next version: the command's, with `restored_from` when restoring.
     fn created_by(&mut self) -> String {
-        let actor = self.cx.actor.clone();
-        let Some(id) = self.restored_from.take() else {
-            return actor;
-        };
-        match actor.trim_end().strip_suffix('}') {
-            Some(open) if actor.trim_start().starts_with('{') => {
-                let separator = if open.trim_end().ends_with('{') {
-                    ""
-                } else {
-                    ","
-                };
-                let mut out = String::from(open.trim_end());
-                out.push_str(separator);
-                out.push_str("\"restored_from\":");
-                crate::format::json::write_str(&mut out, &id);
-                out.push('}');
-                out
-            }
-            _ => actor,
+        match self.restored_from.take() {
+            Some(id) => self
+                .cx
+                .actor
+                .with_field("restored_from", &id)
+                .json()
+                .to_string(),
+            None => self.cx.actor.json().to_string(),
         }
     }
 
@@ -388,7 +377,7 @@ impl<'c> History<'c> {
             sha256: None,
             content: None,
             created_at: self.cx.now,
-            created_by: self.cx.actor.clone(),
+            created_by: self.cx.actor.json().to_string(),
             redacted_at: None,
             kept_at: None,
         };

@@ -102,7 +102,7 @@ fn tool_path_hint(key: &str, cx: &Context) -> Option<String> {
 /// the paths of a hosted store's own memories (a sync pull) are taken as they are.
 fn refuse_tool_path(key: &str, cx: &Context) -> Result<(), Stop> {
     match tool_path_hint(key, cx) {
-        Some(hint) if !cx.from_hosted_store() => Err(stop(
+        Some(hint) if !cx.actor.is_hosted_store() => Err(stop(
             ErrorCode::InvalidPath,
             fill("Invalid path {}: {}", &[&echo(key), &hint]),
         )),
@@ -593,7 +593,7 @@ pub(crate) fn create_many(
         // Each its own actor and ids, its versions after the one before.
         let one = Context {
             actor: match &item.memory_version_id {
-                Some(v) => with_field(&cx.actor, "memory_version_id", v),
+                Some(v) => cx.actor.with_field("memory_version_id", v),
                 None => cx.actor.clone(),
             },
             seed: seed_of(&cx.seed, i),
@@ -632,23 +632,4 @@ fn seed_of(seed: &[u8; 16], i: usize) -> [u8; 16] {
         *o = *d;
     }
     out
-}
-
-/// The actor JSON object `actor` with `name` set to the string `value` (an actor that is not
-/// an object stays as it is).
-fn with_field(actor: &str, name: &str, value: &str) -> String {
-    match actor.trim_end().strip_suffix('}') {
-        Some(open) if actor.trim_start().starts_with('{') => {
-            let mut out = String::from(open.trim_end());
-            if !out.trim_end().ends_with('{') {
-                out.push(',');
-            }
-            crate::format::json::write_str(&mut out, name);
-            out.push(':');
-            crate::format::json::write_str(&mut out, value);
-            out.push('}');
-            out
-        }
-        _ => actor.to_string(),
-    }
 }

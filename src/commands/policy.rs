@@ -5,20 +5,12 @@
 
 use super::rules::fail;
 use crate::commands::Context;
-use crate::format::json::Json;
 use crate::format::render::fill;
 use crate::format::texts;
 use crate::model::error::ErrorCode;
 use crate::model::secrets::{find_in_content, find_in_path};
 use crate::protocol::{Decision, Read, Snapshot, Stop, WriteKind};
 use std::borrow::Cow;
-
-/// Who is writing, for the hook: `tool`, `api` or `import` (the actor's `type`).
-fn source(cx: &Context) -> String {
-    Json::parse(&cx.actor)
-        .and_then(|a| a.get("type").and_then(Json::as_str).map(str::to_string))
-        .unwrap_or_else(|| "unknown".to_string())
-}
 
 /// One write the policy is asked about.
 pub(super) struct Ask<'a, 'b> {
@@ -77,7 +69,7 @@ pub(super) fn vet_all<'b>(
     refusal: &dyn Fn(&Ask<'_, 'b>, &str) -> String,
 ) -> Result<Vec<Option<Cow<'b, [u8]>>>, Stop> {
     let reads: Vec<Read> = if cx.config.write_hook {
-        let source = source(cx);
+        let source = cx.actor.source().to_string();
         asks.iter()
             .map(|ask| Read::Policy {
                 path: cx.tool_path(ask.key),

@@ -1,6 +1,7 @@
 //! The domain: tool input, paths, records, ids, times, stores, limits, errors and the rules
 //! of what may be stored. Nothing here knows the protocol, a command or JavaScript.
 
+pub(crate) mod actor;
 pub(crate) mod clock;
 pub(crate) mod config;
 pub(crate) mod error;

@@ -9,8 +9,8 @@ pub(crate) mod work;
 
 use crate::commands::rules::for_host;
 use crate::commands::{Context, Operation};
-use crate::format::json::Json;
-use crate::format::render::{cat, decimal, fill};
+use crate::format::render::{decimal, fill};
+use crate::model::actor::Actor;
 use crate::model::config::Config;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::protocol::Outcome;
@@ -119,16 +119,11 @@ impl Session {
             *slot = *byte;
         }
         let prefix = self.mounts.prefix(mount);
-        // With several mounts, versions also say which mount wrote them. An actor that is not
-        // a JSON object is recorded as unknown rather than trusted.
-        let actor = if self.mounts.len() > 1 {
-            actor_in_mount(start.actor, &prefix)
-        } else {
-            match Json::parse(start.actor) {
-                Some(Json::Object(_)) => start.actor.to_string(),
-                _ => "null".to_string(),
-            }
-        };
+        // With several mounts, versions also say which mount wrote them.
+        let actor = Actor::parse(
+            start.actor,
+            (self.mounts.len() > 1).then_some(prefix.as_str()),
+        );
         Context {
             config: self.mounts.config(mount),
             now: start.now_ms,
@@ -137,19 +132,5 @@ impl Session {
             mount_prefix: prefix,
             compact: start.compact,
         }
-    }
-}
-
-/// The actor with the mount it wrote through (`"mount_path":"/memories/notes/"`), so versions
-/// say which mount and session made each change.
-fn actor_in_mount(actor: &str, prefix: &str) -> String {
-    match Json::parse(actor) {
-        Some(Json::Object(mut members)) => {
-            if !members.iter().any(|(k, _)| k == "mount_path") {
-                members.push(("mount_path".to_string(), Json::string(&cat(&[prefix, "/"]))));
-            }
-            crate::format::json::write_value(&Json::Object(members))
-        }
-        _ => "null".to_string(),
     }
 }
