@@ -41,7 +41,7 @@ pub enum Read {
     /// round that reads the file's record, it brings a file's bytes without waiting for the
     /// record to name them. The command believes it only when the record names that key.
     HeadContent(String),
-    /// The file record of a memory id (the files' `id` index).
+    /// The file record of a memory id.
     FileById(String),
     /// A version record by id.
     Version(String),
@@ -58,10 +58,9 @@ pub enum Read {
     /// the first): a store's history read a page at a time (the streamed export).
     VersionsAfter { after: Option<String>, limit: usize },
     /// Every version record of one memory, oldest first (the history budget,
-    /// docs/TOOL.md#history-budget; a compact delete): one request on the versions' `memory`
-    /// index, records only, no content.
+    /// docs/TOOL.md#history-budget; a compact delete): records only, no content.
     History(String),
-    /// The ids of the versions that reference a content key (the versions' `content` index).
+    /// The ids of the versions that reference a content key.
     VersionsWithContent(String),
     /// The newest version id of the store, if any.
     NewestVersionId,
@@ -72,8 +71,9 @@ pub enum Read {
     VersionIds,
     /// The path and size of every file below a directory key (the directory view).
     Listing(String),
-    /// `Listing` of the whole tree of mount number `n`, for the view of `/memories` when it
-    /// holds several mounts.
+    /// `Listing` of the whole tree of the `n`th of the stores a task reads, for a task that
+    /// reads several (the session's view of `/memories` over its mounts): the one read that
+    /// names its store; every other read is of the task's one store.
     MountListing(usize),
     /// The host's write policy: may these bytes be written at this tool path? Answered with
     /// allow, refuse (with a reason) or rewritten bytes.
