@@ -137,3 +137,60 @@ fn check_reports_and_repair_takes_out_the_damage_as_a_version() {
     let (code, _, _) = host(&mut store, r#"{"call":"repair"}"#);
     assert_eq!(code, Some("READ_ONLY"));
 }
+
+/// A text changed outside the package under a head's key: repair keeps it as the memory's
+/// new text under a key of its own, and the versions that named the old key (whose size and
+/// hash are the lost text's) then read as versions whose content is missing — so the store's
+/// export with its history imports, and a restore of such a version is refused rather than
+/// bringing back bytes that are not its text.
+#[test]
+fn after_a_changed_text_is_repaired_the_export_with_history_imports() {
+    let mut store = MemStore::new(Config::default());
+    let create = r#"{"command":"create","path":"/memories/a.md","file_text":"alpha\n"}"#;
+    assert!(!store.execute(create).is_error());
+    let first = store.versions.keys().next().cloned().unwrap_or_default();
+    let key = store
+        .files
+        .get("/a.md")
+        .map(|r| r.content.clone())
+        .unwrap_or_default();
+    store
+        .contents
+        .insert(key.clone(), b"changed outside\n".to_vec());
+    let (code, _, report) = host(&mut store, r#"{"call":"repair"}"#);
+    assert_eq!(code, None);
+    assert!(
+        matches!(report.get("damaged"), Some(Json::Array(d)) if d.len() == 1),
+        "{report:?}"
+    );
+    assert!(
+        !store.contents.contains_key(&key),
+        "the old key's bytes are not its versions' text"
+    );
+    assert_eq!(store.text_at("/a.md"), Some("changed outside\n"));
+
+    let (code, _, _) = host(
+        &mut store,
+        &format!(r#"{{"call":"versions.restore","id":"{first}"}}"#),
+    );
+    assert_eq!(
+        code,
+        Some("DAMAGED"),
+        "a version whose text is gone is not restored"
+    );
+
+    let exported = store.run(Operation::host(
+        r#"{"call":"export","include_versions":true}"#,
+    ));
+    let bundle = exported.value.unwrap_or_default();
+    assert!(
+        bundle.contains(r#""reason":"its content is missing""#),
+        "{bundle}"
+    );
+    let mut fresh = MemStore::new(Config::default());
+    let imported = fresh.run(Operation::host(&format!(
+        r#"{{"call":"import","bundle":{bundle},"on_conflict":"fail"}}"#
+    )));
+    assert!(!imported.is_error(), "{}", imported.text_content());
+    assert_eq!(fresh.text_at("/a.md"), Some("changed outside\n"));
+}

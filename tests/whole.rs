@@ -85,6 +85,8 @@ struct World {
     /// for two opens in a row, ten minutes apart, is taken for right: nothing on a device can
     /// tell it from a user who was away, docs/TOOL.md#a-clock-that-can-be-trusted.)
     skewed_last: bool,
+    /// The latest time a visit on a clock ahead stamped (ids after it follow it).
+    ahead_until: i64,
     /// What a step found wrong while it ran (reported by `check`, with the steps).
     violations: Vec<String>,
 }
@@ -115,6 +117,7 @@ impl World {
             counter: 0,
             log: Vec::new(),
             skewed_last: false,
+            ahead_until: i64::MIN,
             violations: Vec::new(),
         }
     }
@@ -209,7 +212,7 @@ impl World {
 
     /// One random step.
     fn step(&mut self) {
-        let roll = self.rng.below(100);
+        let roll = self.rng.below(106);
         match roll {
             0..=14 => {
                 // create
@@ -440,6 +443,8 @@ impl World {
                 }
             }
             89..=91 => self.damage(),
+            100..=102 => self.bundle_round_trip(),
+            103..=105 => self.pull_page(),
             _ if self.skewed_last => self.open(),
             _ => {
                 // a page visit with a wrong clock: an open, then commands, then the clock is right again
@@ -449,6 +454,9 @@ impl World {
                     -60 * DAY
                 };
                 self.skew = skew;
+                if skew > 0 {
+                    self.ahead_until = self.ahead_until.max(self.now + skew + DAY);
+                }
                 self.log.push(format!("clock skew {} days", skew / DAY));
                 self.open();
                 for _ in 0..self.rng.below(4) {
@@ -615,6 +623,172 @@ impl World {
         }
     }
 
+    /// A sync's first download: a page of memories created at once by a hosted store's pull
+    /// (`memories.createMany`, all or none), each a new live memory.
+    fn pull_page(&mut self) {
+        let n = 1 + self.rng.below(4);
+        let mut items = Vec::new();
+        let mut page = Vec::new();
+        for i in 0..n {
+            let path = format!("/p{}/f{}.md", self.rng.below(2), self.rng.below(6));
+            if page.iter().any(|(p, _)| p == &path) {
+                continue;
+            }
+            let text = self.fresh_text();
+            items.push(format!(
+                r#"{{"path":{},"content":{},"content_sha256":"{}","memory_version_id":"memver_hosted{}_{i}"}}"#,
+                memory_tool_wasm::quote(&path),
+                memory_tool_wasm::quote(&text),
+                memory_tool_wasm::sha256_hex(text.as_bytes()),
+                self.counter
+            ));
+            page.push((path, text));
+        }
+        let actor = std::mem::replace(
+            &mut self.store.actor,
+            r#"{"type":"api","memory_store_id":"memstore_whole"}"#.to_string(),
+        );
+        let out = self.host(format!(
+            r#"{{"call":"memories.createMany","memories":[{}]}}"#,
+            items.join(",")
+        ));
+        self.store.actor = actor;
+        let taken = page.iter().any(|(path, _)| self.live.contains_key(path));
+        if out.is_error() != taken && !self.is_refused_for_place(&out) {
+            self.violations.push(format!(
+                "createMany: error {:?} where the model expected {}",
+                out.error,
+                if taken {
+                    "a refusal"
+                } else {
+                    "the page written"
+                }
+            ));
+        }
+        if out.is_error() {
+            return;
+        }
+        for (path, text) in page {
+            let id = self
+                .store
+                .files
+                .get(&path)
+                .map(|r| r.id.clone())
+                .unwrap_or_default();
+            self.new_text(&text, &id);
+            // A pull is no use by this device's model (docs/TOOL.md#last-use-and-expiry): its
+            // last use is the hosted one, which this model does not follow; the memory is
+            // new here, so it is not due for the whole period.
+            let used = if self.skew == 0 {
+                self.now
+            } else {
+                i64::MIN / 2
+            };
+            self.live.insert(path, Live { id, text, used });
+        }
+    }
+
+    /// Whether `out` refused a page for a place it cannot take (a file on the way, a
+    /// directory there), which the model does not track.
+    fn is_refused_for_place(&self, out: &Outcome) -> bool {
+        out.error.map(|c| c.as_str()) == Some("PATH_CONFLICT")
+    }
+
+    /// A move to a new device by bundle: `export` with the history, `import` into a fresh
+    /// store; the fresh store holds every live text and every text still owed.
+    fn bundle_round_trip(&mut self) {
+        let exported = self.host(r#"{"call":"export","include_versions":true}"#.to_string());
+        let Some(bundle) = exported.value.clone() else {
+            self.violations
+                .push(format!("export failed: {:?}", exported.error));
+            return;
+        };
+        // A version whose bytes damage changed or took is left out (its text is gone, and owed
+        // no more: repair keeps what is left); nothing else may be.
+        if let Some(skipped) = bundle.split("\"skipped\":").nth(1) {
+            let reasons = skipped.matches("\"reason\":").count();
+            let damaged = skipped
+                .matches("\"reason\":\"its content does not match its content_sha256\"")
+                .count()
+                + skipped
+                    .matches("\"reason\":\"its content is missing\"")
+                    .count();
+            if reasons != damaged {
+                self.violations
+                    .push(format!("export skipped more than damage: {skipped}"));
+                return;
+            }
+        }
+        let mut fresh = MemStore::new(self.store.config.clone());
+        fresh.clock = self.store.clock;
+        let imported = fresh.run(Operation::host(&format!(
+            r#"{{"call":"import","bundle":{bundle},"on_conflict":"fail"}}"#
+        )));
+        // A store that ran on a clock ahead holds versions stamped after true time; import
+        // refuses a bundle from the future (docs/TOOL.md#bundles), so such a store's bundle
+        // waits until that time has passed. Every other refusal is a violation.
+        let ahead = self.ahead_until > self.now;
+        if imported.is_error()
+            && ahead
+            && imported
+                .text_content()
+                .contains("cannot come from the future")
+        {
+            self.log.push(
+                "bundle round trip: refused, the store holds versions from a clock ahead".into(),
+            );
+            return;
+        }
+        if imported.is_error() {
+            self.violations.push(format!(
+                "the export does not import: {:?} {}",
+                imported.error,
+                imported.text_content()
+            ));
+            return;
+        }
+        for (path, l) in &self.live {
+            if fresh.text_at(path) != Some(l.text.as_str()) {
+                self.violations.push(format!(
+                    "after a bundle round trip {path} holds {:?}, the model {:?}",
+                    fresh.text_at(path),
+                    l.text
+                ));
+                return;
+            }
+        }
+        let held = held_texts(&fresh);
+        for text in self.owed_texts() {
+            if !held.contains(text) {
+                self.violations
+                    .push(format!("{text:?} is owed but the bundle lost it"));
+                return;
+            }
+        }
+    }
+
+    /// The texts the store owes now (stopped being live within the period, or kept).
+    fn owed_texts(&self) -> Vec<&String> {
+        let period = RETENTION_DAYS * DAY;
+        self.texts
+            .iter()
+            .filter(|(_, t)| !t.gone)
+            .filter(|(_, t)| {
+                let Some(stopped) = t.stopped else {
+                    return false;
+                };
+                let owed_by_time = self.now - stopped < period;
+                let kept = t.kept.is_some_and(|k| self.now - k < period);
+                if self.budget {
+                    (t.deleted_last && owed_by_time) || kept
+                } else {
+                    owed_by_time || kept
+                }
+            })
+            .map(|(text, _)| text)
+            .collect()
+    }
+
     /// The invariants, after every step.
     fn check(&self) -> Result<(), String> {
         if let Some(v) = self.violations.first() {
@@ -633,16 +807,7 @@ impl World {
                 self.live.len()
             ));
         }
-        // Every text some version holds.
-        let held: std::collections::HashSet<String> = self
-            .store
-            .versions
-            .values()
-            .filter(|v| v.redacted_at.is_none())
-            .filter_map(|v| v.content.as_ref())
-            .filter_map(|k| self.store.contents.get(k))
-            .filter_map(|b| String::from_utf8(b.clone()).ok())
-            .collect();
+        let held = held_texts(&self.store);
         let period = RETENTION_DAYS * DAY;
         for (text, t) in &self.texts {
             if t.gone {
@@ -669,6 +834,18 @@ impl World {
         }
         Ok(())
     }
+}
+
+/// Every text some version of `store` holds.
+fn held_texts(store: &MemStore) -> std::collections::HashSet<String> {
+    store
+        .versions
+        .values()
+        .filter(|v| v.redacted_at.is_none())
+        .filter_map(|v| v.content.as_ref())
+        .filter_map(|k| store.contents.get(k))
+        .filter_map(|b| String::from_utf8(b.clone()).ok())
+        .collect()
 }
 
 fn run_sequence(seed: u64, steps: usize) {

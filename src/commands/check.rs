@@ -153,9 +153,16 @@ pub(super) fn run(
                 });
             }
             Found::Missing(record) => history.delete(record),
-            // The text as it is now is the text there is: kept, as a version of its own.
+            // The text as it is now is the text there is: kept, as a version of its own (under
+            // a key of its own). The bytes under the old key are not the text the versions that
+            // name it say (their size and hash are the lost text's): they go, so those versions
+            // read as what they are, versions whose content is missing (an export leaves them
+            // out, a restore of one is refused), never as a text they do not hold.
             Found::Changed(record, bytes) => {
-                history.modify(record, &record.path, Bytes::New(bytes));
+                let new = history.modify(record, &record.path, Bytes::New(bytes));
+                if new.content != record.content {
+                    history.push(Write::DeleteContent(record.content.clone()));
+                }
             }
         }
     }

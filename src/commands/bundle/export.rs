@@ -11,7 +11,7 @@ use super::FORMAT;
 use crate::format::json::{write_str, ObjectWriter};
 use crate::format::listing::sorted_by_utf16;
 use crate::format::render::{decimal, fill};
-use crate::model::record::{Change, FileRecord, VersionRecord};
+use crate::model::record::{sha256_hex, Change, FileRecord, VersionRecord};
 use crate::protocol::{Answer, Outcome, Read, Snapshot, Stop};
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -23,8 +23,8 @@ const ALL_VERSIONS: &str = "memver_~";
 const MISSING: &str = "its content is missing";
 /// A stored record that cannot be read.
 const UNREADABLE: &str = "its record cannot be read";
-/// A memory whose bytes are not the ones its record names (changed outside the package): an
-/// import would refuse it, and repair keeps it.
+/// A memory or version whose bytes are not the ones its record names (changed outside the
+/// package): an import would refuse it, and repair keeps the bytes as the memory's new text.
 const CHANGED: &str = "its content does not match its content_sha256";
 /// A version of a live memory left out: a bundle's history replays to its memories (an import
 /// checks it), while a deleted memory's history, which ends in its deletion, comes along.
@@ -179,6 +179,9 @@ struct Run {
     in_versions: bool,
     /// The memories written (their versions come along).
     exported: HashSet<String>,
+    /// The content keys of the memories written, with the SHA-256 their bytes were found to
+    /// have: a version naming one of them with that hash needs no second hashing.
+    verified: HashMap<String, String>,
     /// Whether each memory's history ends in its deletion.
     ends_deleted: HashMap<String, bool>,
     /// The `skipped` list so far, without its closing bracket.
@@ -211,6 +214,7 @@ impl Run {
             wrote_version: false,
             in_versions: false,
             exported: HashSet::new(),
+            verified: HashMap::new(),
             ends_deleted: HashMap::new(),
             skipped: String::new(),
         }
@@ -623,6 +627,20 @@ impl ExportCursor {
             .finish();
     }
 
+    /// Whether a version's bytes are the text it names (its size and SHA-256): bytes changed
+    /// outside the package under a version's key (which repair keeps as the memory's new text,
+    /// not as this version's) would make a bundle that import refuses.
+    fn holds_its_text(&self, version: &VersionRecord, content: Option<&[u8]>) -> bool {
+        let (Some(bytes), Some(key), Some(sha)) = (content, &version.content, &version.sha256)
+        else {
+            return true;
+        };
+        if self.run.verified.get(key) == Some(sha) {
+            return true;
+        }
+        version.size.is_none_or(|size| size == bytes.len() as u64) && sha256_hex(bytes) == *sha
+    }
+
     fn write_entry(&mut self, out: &mut String, entry: Entry, content: Option<Vec<u8>>) {
         let has_key = entry.key().is_some();
         match entry {
@@ -638,6 +656,7 @@ impl ExportCursor {
                     }
                     self.run.wrote_memory = true;
                     write_memory_entry(out, &record, &bytes, self.include_versions);
+                    self.run.verified.insert(record.content, record.sha256);
                     self.run.exported.insert(record.id);
                 }
             },
@@ -653,6 +672,8 @@ impl ExportCursor {
                     self.skip("version_id", &version.id, LEFT_OUT);
                 } else if has_key && content.is_none() {
                     self.skip("version_id", &version.id, MISSING);
+                } else if !self.holds_its_text(&version, content.as_deref()) {
+                    self.skip("version_id", &version.id, CHANGED);
                 } else {
                     if self.run.wrote_version {
                         out.push(',');
