@@ -578,7 +578,16 @@ impl World {
                     (self.now - l.used) / MINUTE
                 ));
             }
+            // An expiry on a clock behind happens only where nothing could tell that clock from
+            // the truth (a clock behind the last visit expires nothing): its deletion is stamped
+            // by that clock, and retention counts from there, as it would for a user who was
+            // away (docs/TOOL.md#a-clock-that-can-be-trusted). The model owes what the store
+            // can know.
+            let stopped_at = self.now + self.skew.min(0);
             self.stop_text(&l.text, true);
+            if let Some(t) = self.texts.get_mut(&l.text) {
+                t.stopped = t.stopped.map(|s| s.min(stopped_at));
+            }
         }
     }
 
