@@ -223,9 +223,10 @@ impl Run {
 /// 1. `step()` says what to do, until it says `Done`:
 ///    - `Read`: run a page: open a read-only transaction; issue every read of `page_reads()`
 ///      (one round, in any order), `page_supply` each answer, then `page_resume()`: false asks
-///      for another round of `page_reads()` in the same transaction, true ends the page. Do
-///      not await the page: ask `step()` again at once (the next page is read while the last
-///      is formatted). At most one page is under way at a time.
+///      for another round of `page_reads()` in the same transaction, true ends the page (or
+///      run `session::task::Task::export_page`, the page as an ordinary task, which does
+///      this). Do not await the page: ask `step()` again at once (the next page is read while
+///      the last is formatted). At most one page is under way at a time.
 ///    - `Format`: give the page a turn (a yield), then append `format()`'s text to the bundle.
 ///    - `Wait`: wait until the page under way has ended.
 ///    - `Restart`: the store changed under the export; drop the text so far (the cursor has
@@ -511,6 +512,24 @@ impl ExportCursor {
         true
     }
 
+    /// Runs the page under way over `snap`, the answers of its transaction so far: its rounds
+    /// of `page_reads` in turn, each `page_supply`d from `snap` and `page_resume`d, until one
+    /// is not all answered (`Stop::Need` asks for what is missing) or the page ends (`Ok`).
+    fn run_page(&mut self, snap: &Snapshot) -> Result<(), Stop> {
+        loop {
+            let reads = self.page_reads().to_vec();
+            snap.need(reads.clone())?;
+            for (i, read) in reads.iter().enumerate() {
+                if let Some(answer) = snap.answer_of(read) {
+                    self.page_supply(i, answer);
+                }
+            }
+            if self.page_resume() {
+                return Ok(());
+            }
+        }
+    }
+
     /// Once the records are all listed and the history read: the history's entries after
     /// theirs, oldest first.
     fn queue_history(&mut self) {
@@ -749,18 +768,7 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     let mut out = String::new();
     loop {
         match cursor.step() {
-            ExportStep::Read => loop {
-                let reads = cursor.page_reads().to_vec();
-                snap.need(reads.clone())?;
-                for (i, read) in reads.iter().enumerate() {
-                    if let Some(answer) = snap.answer_of(read) {
-                        cursor.page_supply(i, answer);
-                    }
-                }
-                if cursor.page_resume() {
-                    break;
-                }
-            },
+            ExportStep::Read => cursor.run_page(snap)?,
             ExportStep::Format => out.push_str(&cursor.format()),
             // One snapshot: nothing is under way between calls, and nothing changes.
             ExportStep::Wait | ExportStep::Restart | ExportStep::Failed | ExportStep::Done => break,
