@@ -9,7 +9,7 @@
 use super::entries::{matches_record, write_memory_entry, write_version_entry};
 use super::FORMAT;
 use crate::format::json::{write_str, ObjectWriter};
-use crate::format::listing::sorted_by_utf16;
+use crate::format::listing::utf16_order;
 use crate::format::render::{decimal, fill};
 use crate::model::record::{Change, FileRecord, VersionRecord};
 use crate::protocol::{Answer, Outcome, Read, Snapshot, Stop};
@@ -130,8 +130,9 @@ impl Entry {
     }
 }
 
-/// Entries whose contents are read, waiting to be formatted, each with its bytes.
-type Chunk = VecDeque<(Entry, Option<Vec<u8>>)>;
+/// Entries whose contents are read, waiting to be formatted, each with its bytes: last first
+/// (the next to format is popped from the end).
+type Chunk = Vec<(Entry, Option<Vec<u8>>)>;
 
 /// A page under way: the reads of its current round and their answers, and the chunks whose
 /// contents it reads (with the index of their `Contents` read in the round).
@@ -170,7 +171,8 @@ struct Run {
     /// Entries listed, their contents not yet asked for.
     pending: VecDeque<Entry>,
     /// Entries read, not yet formatted, a chunk (one page's) at a time.
-    chunks: VecDeque<Chunk>,
+    /// (The next to format is the first.)
+    chunks: Vec<Chunk>,
     page: Option<Page>,
     changed: bool,
     head_written: bool,
@@ -203,7 +205,7 @@ impl Run {
             queued: !include_versions,
             broken: None,
             pending: VecDeque::new(),
-            chunks: VecDeque::new(),
+            chunks: Vec::new(),
             page: None,
             changed: false,
             head_written: false,
@@ -432,7 +434,8 @@ impl ExportCursor {
         let reads = std::mem::take(&mut page.round);
         let answers = std::mem::take(&mut page.answers);
         let mut listed = false;
-        let mut contents: HashMap<usize, Vec<Option<Vec<u8>>>> = HashMap::new();
+        // Each `Contents` answer, by its index in the round.
+        let mut contents: Vec<Option<Vec<Option<Vec<u8>>>>> = reads.iter().map(|_| None).collect();
         for (i, (read, answer)) in reads.into_iter().zip(answers).enumerate() {
             let run = &mut self.run;
             match (read, answer) {
@@ -473,7 +476,9 @@ impl ExportCursor {
                     listed = true;
                 }
                 (Read::Contents(_), Some(Answer::Contents(values))) => {
-                    contents.insert(i, values);
+                    if let Some(slot) = contents.get_mut(i) {
+                        *slot = Some(values);
+                    }
                 }
                 _ => {}
             }
@@ -494,10 +499,10 @@ impl ExportCursor {
         }
         for (entries, read) in page.cut {
             let mut values = read
-                .and_then(|i| contents.remove(&i))
+                .and_then(|i| contents.get_mut(i).and_then(Option::take))
                 .unwrap_or_default()
                 .into_iter();
-            let chunk: Chunk = entries
+            let mut chunk: Chunk = entries
                 .into_iter()
                 .map(|entry| {
                     let bytes = match entry.key() {
@@ -507,7 +512,8 @@ impl ExportCursor {
                     (entry, bytes)
                 })
                 .collect();
-            self.run.chunks.push_back(chunk);
+            chunk.reverse();
+            self.run.chunks.push(chunk);
         }
         true
     }
@@ -557,12 +563,13 @@ impl ExportCursor {
         };
         let mut out = String::new();
         self.write_head(&mut out);
-        let Some(mut chunk) = self.run.chunks.pop_front() else {
+        if self.run.chunks.is_empty() {
             return out;
-        };
+        }
+        let mut chunk = self.run.chunks.remove(0);
         let (mut n, mut size) = (0usize, 0u64);
         while n < items && (n == 0 || size < bytes) {
-            let Some((entry, content)) = chunk.pop_front() else {
+            let Some((entry, content)) = chunk.pop() else {
                 break;
             };
             n += 1;
@@ -571,7 +578,7 @@ impl ExportCursor {
             self.run.done += 1;
         }
         if !chunk.is_empty() {
-            self.run.chunks.push_front(chunk);
+            self.run.chunks.insert(0, chunk);
         }
         out
     }
@@ -714,13 +721,7 @@ fn in_key_order(records: Vec<FileRecord>, damaged: Vec<String>) -> Vec<Entry> {
         .map(Entry::Memory)
         .chain(damaged.into_iter().map(Entry::Unreadable))
         .collect();
-    let order: Vec<usize> = {
-        let indexed: Vec<(usize, &Entry)> = entries.iter().enumerate().collect();
-        sorted_by_utf16(&indexed, |(_, e)| e.path())
-            .into_iter()
-            .map(|(i, _)| *i)
-            .collect()
-    };
+    let order = utf16_order(&entries.iter().map(Entry::path).collect::<Vec<_>>());
     let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
     order
         .into_iter()
