@@ -13,7 +13,7 @@ use crate::format::listing::utf16_order;
 use crate::format::render::{decimal, fill};
 use crate::model::record::{Change, FileRecord, VersionRecord};
 use crate::protocol::{Answer, Outcome, Read, Snapshot, Stop};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 /// An id above every version id, to read the whole history.
 const ALL_VERSIONS: &str = "memver_~";
@@ -169,7 +169,8 @@ struct Run {
     /// What made the export fail, other than the store changing.
     broken: Option<String>,
     /// Entries listed, their contents not yet asked for.
-    pending: VecDeque<Entry>,
+    /// (Last first: the next to cut is popped from the end, see `queue`.)
+    pending: Vec<Entry>,
     /// Entries read, not yet formatted, a chunk (one page's) at a time.
     /// (The next to format is the first.)
     chunks: Vec<Chunk>,
@@ -204,7 +205,7 @@ impl Run {
             history_after: None,
             queued: !include_versions,
             broken: None,
-            pending: VecDeque::new(),
+            pending: Vec::new(),
             chunks: Vec::new(),
             page: None,
             changed: false,
@@ -467,7 +468,7 @@ impl ExportCursor {
                 (Read::Subtree(_), Some(Answer::Subtree(records, damaged))) => {
                     run.total += (records.len() + damaged.len()) as u64;
                     let entries = in_key_order(records, damaged);
-                    run.pending.extend(entries);
+                    queue(&mut run.pending, entries);
                     run.exhausted = true;
                     listed = true;
                 }
@@ -544,13 +545,15 @@ impl ExportCursor {
             return;
         }
         run.queued = true;
+        let mut entries = Vec::with_capacity(run.versions.len());
         for version in std::mem::take(&mut run.versions) {
             run.ends_deleted.insert(
                 version.memory_id.clone(),
                 version.operation == Change::Deleted,
             );
-            run.pending.push_back(Entry::Version(version));
+            entries.push(Entry::Version(version));
         }
+        queue(&mut run.pending, entries);
     }
 
     /// The bundle's next text: the next batch of entries (about BATCH_BYTES of content; in the
@@ -693,24 +696,31 @@ impl ExportCursor {
 
 /// Entries from the front of `pending`, of one kind: at least one, at most `items`, about
 /// `bytes` by the sizes their records state.
-fn cut(pending: &mut VecDeque<Entry>, items: usize, bytes: u64) -> Vec<Entry> {
+fn cut(pending: &mut Vec<Entry>, items: usize, bytes: u64) -> Vec<Entry> {
     let mut out = Vec::new();
-    let Some(kind) = pending.front().map(Entry::is_version) else {
+    let Some(kind) = pending.last().map(Entry::is_version) else {
         return out;
     };
     let mut size = 0u64;
     while out.len() < items && (out.is_empty() || size < bytes) {
-        match pending.front() {
+        match pending.last() {
             Some(entry) if entry.is_version() == kind => {}
             _ => break,
         }
-        let Some(entry) = pending.pop_front() else {
+        let Some(entry) = pending.pop() else {
             break;
         };
         size = size.saturating_add(entry.size());
         out.push(entry);
     }
     out
+}
+
+/// Puts `entries` after those `pending` holds (which it keeps last first).
+fn queue(pending: &mut Vec<Entry>, mut entries: Vec<Entry>) {
+    entries.reverse();
+    entries.append(pending);
+    *pending = entries;
 }
 
 /// Records and the keys of those that cannot be read, as entries in key order (UTF-16 code
@@ -757,7 +767,7 @@ fn take_page(run: &mut Run, records: Vec<FileRecord>, damaged: Vec<String>, limi
         1.0
     };
     run.page_items = ((CHUNK_BYTES as f64 / mean).floor() as usize).clamp(1, CHUNK_ITEMS);
-    run.pending.extend(entries);
+    queue(&mut run.pending, entries);
 }
 
 /// `export({ include_versions })`: every memory with its content, in path order; with
