@@ -7,6 +7,8 @@ use crate::format::render::{cat, decimal, fill};
 use crate::protocol::{Answer, Read};
 use crate::session::task::Target;
 use crate::session::{Session, Start};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 fn js_error(message: impl Into<String>) -> JsValue {
@@ -257,7 +259,12 @@ impl Task {
         lengths: &[u32],
         present: &[u8],
     ) -> Result<(), JsValue> {
-        let answer = contents_answer(index, bytes, lengths, present)?;
+        let answer = Answer::contents_from_parts(bytes, lengths, present).ok_or_else(|| {
+            js_error(fill(
+                "the answer to read {} runs past its bytes",
+                &[&decimal(index as u64)],
+            ))
+        })?;
         self.inner.supply(index, answer);
         Ok(())
     }
@@ -320,30 +327,14 @@ impl Task {
     }
 }
 
-/// A `contents` answer from its parts, or the error of parts that do not fit.
-fn contents_answer(
-    index: usize,
-    bytes: &[u8],
-    lengths: &[u32],
-    present: &[u8],
-) -> Result<Answer, JsValue> {
-    Answer::contents_from_parts(bytes, lengths, present).ok_or_else(|| {
-        js_error(fill(
-            "the answer to read {} runs past its bytes",
-            &[&decimal(index as u64)],
-        ))
-    })
-}
-
 /// The streamed export (docs/TOOL.md#bundles): the core's cursor, which decides every read,
 /// entry, omission and byte of the bundle; its calling contract is the core's
-/// (`commands::bundle::ExportCursor`). For its pages it also has the methods of a `Task` that
-/// the adapter's driver calls, so a page runs as a read-only task of its own (never freed by
-/// the driver: the cursor lives on).
+/// (`commands::bundle::ExportCursor`). Each page it asks for runs as an ordinary read-only
+/// `Task` (`page`), which the driver runs and frees as any other: the cursor lives on.
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct ExportCursor {
-    inner: crate::commands::bundle::ExportCursor,
+    inner: Rc<RefCell<crate::commands::bundle::ExportCursor>>,
 }
 
 #[wasm_bindgen]
@@ -351,154 +342,42 @@ impl ExportCursor {
     #[wasm_bindgen(constructor)]
     pub fn new(include_versions: bool) -> ExportCursor {
         ExportCursor {
-            inner: crate::commands::bundle::ExportCursor::streamed(include_versions),
+            inner: Rc::new(RefCell::new(
+                crate::commands::bundle::ExportCursor::streamed(include_versions),
+            )),
         }
     }
 
-    /// What to do next: `read`, `format`, `wait`, `restart`, `failed` or `done`.
-    pub fn step(&mut self) -> String {
-        self.inner.step().as_str().to_string()
+    /// What to do next: `read` (run `page()`), `format`, `wait`, `restart`, `failed` or `done`.
+    pub fn step(&self) -> String {
+        self.inner.borrow_mut().step().as_str().to_string()
+    }
+
+    /// The page `step` just began, as a task of its own.
+    pub fn page(&self) -> Task {
+        task(crate::session::task::Task::export_page(self.inner.clone()))
     }
 
     /// Why the export failed (after `failed`).
     pub fn failure(&self) -> String {
-        self.inner.failure()
+        self.inner.borrow().failure()
     }
 
     /// The bundle's next text, as UTF-8 (a Blob part as it is).
-    pub fn format(&mut self) -> js_sys::Uint8Array {
-        js_sys::Uint8Array::from(self.inner.format().as_bytes())
+    pub fn format(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(self.inner.borrow_mut().format().as_bytes())
     }
 
     /// The bundle's end, as UTF-8.
-    pub fn finish(&mut self) -> js_sys::Uint8Array {
-        js_sys::Uint8Array::from(self.inner.finish().as_bytes())
+    pub fn finish(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(self.inner.borrow_mut().finish().as_bytes())
     }
 
     /// The progress report due now, `[done, total]`, or `undefined`.
-    pub fn progress(&mut self) -> Option<Vec<f64>> {
+    pub fn progress(&self) -> Option<Vec<f64>> {
         self.inner
+            .borrow_mut()
             .progress()
             .map(|(done, total)| vec![done as f64, total as f64])
-    }
-
-    /// The page's store: the cursor's one store.
-    pub fn mount(&self) -> i32 {
-        0
-    }
-
-    /// A page always reads.
-    pub fn done(&self) -> bool {
-        false
-    }
-
-    /// A page only reads.
-    pub fn mode(&self) -> String {
-        "readonly".to_string()
-    }
-
-    /// Any kind of read.
-    #[wasm_bindgen(js_name = readScope)]
-    pub fn read_scope(&self) -> String {
-        String::new()
-    }
-
-    /// Nothing to do ahead of the reads.
-    pub fn prepare(&mut self) {}
-
-    /// The page's round of reads as a JSON array.
-    pub fn reads(&self) -> String {
-        let reads: Vec<String> = self.inner.page_reads().iter().map(Read::to_json).collect();
-        cat(&["[", &reads.join(","), "]"])
-    }
-
-    /// Answers read `index` of the page's round with JSON.
-    pub fn supply(&mut self, index: usize, json: &str) -> Result<(), JsValue> {
-        let read = self.inner.page_reads().get(index).ok_or_else(|| {
-            js_error(fill(
-                "no read number {} in this round",
-                &[&decimal(index as u64)],
-            ))
-        })?;
-        let answer = Answer::from_json(read, json).ok_or_else(|| {
-            js_error(fill(
-                "the answer to read {} is malformed",
-                &[&decimal(index as u64)],
-            ))
-        })?;
-        self.inner.page_supply(index, answer);
-        Ok(())
-    }
-
-    /// `supply` with the answer as UTF-8 bytes.
-    #[wasm_bindgen(js_name = supplyUtf8)]
-    pub fn supply_utf8(&mut self, index: usize, answer: &[u8]) -> Result<(), JsValue> {
-        let text = std::str::from_utf8(answer).map_err(|_| {
-            js_error(fill(
-                "the answer to read {} is not UTF-8",
-                &[&decimal(index as u64)],
-            ))
-        })?;
-        self.supply(index, text)
-    }
-
-    /// Answers a `content` read.
-    #[wasm_bindgen(js_name = supplyBytes)]
-    pub fn supply_bytes(&mut self, index: usize, bytes: Option<Vec<u8>>) {
-        self.inner.page_supply(index, Answer::Content(bytes));
-    }
-
-    /// Answers a `contents` read (see `Task.supplyContents`).
-    #[wasm_bindgen(js_name = supplyContents)]
-    pub fn supply_contents(
-        &mut self,
-        index: usize,
-        bytes: &[u8],
-        lengths: &[u32],
-        present: &[u8],
-    ) -> Result<(), JsValue> {
-        let answer = contents_answer(index, bytes, lengths, present)?;
-        self.inner.page_supply(index, answer);
-        Ok(())
-    }
-
-    /// Answers a `headContent` read (a page asks none).
-    #[wasm_bindgen(js_name = supplyHead)]
-    pub fn supply_head(&mut self, index: usize, key: Option<String>, bytes: Option<Vec<u8>>) {
-        self.inner.page_supply(index, Answer::Head(key.zip(bytes)));
-    }
-
-    /// A page asks no policy read.
-    #[wasm_bindgen(js_name = readBytes)]
-    pub fn read_bytes(&self, index: usize) -> Result<Vec<u8>, JsValue> {
-        Err(js_error(fill(
-            "read {} carries no bytes",
-            &[&decimal(index as u64)],
-        )))
-    }
-
-    /// Takes the round's answers: true when the page has ended.
-    pub fn resume(&mut self) -> bool {
-        self.inner.page_resume()
-    }
-
-    /// A page's outcome: nothing to write (its text comes from `format`).
-    #[wasm_bindgen(js_name = outcomeWithoutText)]
-    pub fn outcome_without_text(&self) -> String {
-        "{\"content\":\"\",\"isError\":false,\"writes\":[]}".to_string()
-    }
-
-    /// A page's result text: none.
-    pub fn text(&self) -> String {
-        String::new()
-    }
-
-    /// A page writes nothing.
-    #[wasm_bindgen(js_name = writeBytes)]
-    pub fn write_bytes(&self, index: usize) -> Result<js_sys::Uint8Array, JsValue> {
-        Err(js_error(fill(
-            "no content write number {}",
-            &[&decimal(index as u64)],
-        )))
     }
 }

@@ -9,7 +9,11 @@
 #[allow(dead_code, unreachable_pub)]
 mod targets;
 
-use memory_tool_wasm::{Answer, Config, ExportCursor, ExportStep, Json, MemStore, Operation, Read};
+use memory_tool_wasm::{
+    Answer, Config, ExportCursor, ExportStep, Json, MemStore, Operation, Read, Target, Task,
+};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 fn store() -> MemStore {
     let mut store = MemStore::new(Config::default());
@@ -196,6 +200,66 @@ fn the_streamed_export_is_the_export_however_its_pages_are_read() {
                 assert_eq!(run.reports.first().map(|r| r.0), Some(0));
                 assert_eq!(run.reports.last().map(|r| r.0), total);
             }
+        }
+    }
+}
+
+/// The cursor driven as the adapter's `exportBlob` drives it: each page an ordinary task
+/// (`Task::export_page`), run as the driver runs any task. Its text and the reads of its pages.
+fn drive_as_tasks(
+    store: &MemStore,
+    include_versions: bool,
+) -> (String, Vec<Vec<Vec<&'static str>>>) {
+    let cursor = Rc::new(RefCell::new(ExportCursor::streamed(include_versions)));
+    let mut text = String::new();
+    let mut pages = Vec::new();
+    for _ in 0..100_000 {
+        let step = cursor.borrow_mut().step();
+        match step {
+            ExportStep::Read => {
+                let mut task = Task::export_page(Rc::clone(&cursor));
+                assert!(!task.writes());
+                assert_eq!(task.target(), Target::Mount(0));
+                assert_eq!(task.read_scope(), None);
+                let mut rounds = Vec::new();
+                // A page takes two rounds at most (its records, then their contents).
+                for _ in 0..2 {
+                    if task.outcome().is_some() {
+                        break;
+                    }
+                    let reads = task.reads().to_vec();
+                    rounds.push(reads.iter().map(Read::kind).collect());
+                    for (i, read) in reads.iter().enumerate() {
+                        task.supply(i, paged(store, read));
+                    }
+                    task.resume();
+                }
+                let outcome = task.take_outcome();
+                assert!(outcome.as_ref().is_some_and(|o| !o.is_error()
+                    && o.writes.is_empty()
+                    && o.text_content().is_empty()));
+                pages.push(rounds);
+            }
+            ExportStep::Format => text.push_str(&cursor.borrow_mut().format()),
+            ExportStep::Done => {
+                text.push_str(&cursor.borrow_mut().finish());
+                return (text, pages);
+            }
+            other => panic!("{other:?} from a store that does not change"),
+        }
+    }
+    panic!("the export did not end");
+}
+
+#[test]
+fn a_page_run_as_a_task_reads_and_writes_what_the_cursor_does() {
+    for mut store in [store(), targets::seeded_history_store(), many(700, 1000)] {
+        for include_versions in [false, true] {
+            let run = drive(&mut store, include_versions, Order::AtOnce, &mut |_| {});
+            let (text, rounds) = drive_as_tasks(&store, include_versions);
+            assert_eq!(text, export(&mut store, include_versions));
+            assert_eq!(text, run.text);
+            assert_eq!(rounds, run.rounds);
         }
     }
 }

@@ -13,10 +13,7 @@ import { entropy } from "./ids.js";
 /** @typedef {import("./index.js").ToolResultContent} ToolResultContent */
 /** @typedef {import("./index.js").MemoryToolErrorCode} MemoryToolErrorCode */
 /** @typedef {import("./index.js").BeforeWrite} BeforeWrite */
-/**
- * A core task, or the streamed export's cursor running a page (it has a Task's methods).
- * @typedef {import("../../pkg/memory_tool_wasm.js").Task | import("../../pkg/memory_tool_wasm.js").ExportCursor} Task
- */
+/** @typedef {import("../../pkg/memory_tool_wasm.js").Task} Task */
 
 /**
  * What the core decided, read by `outcomeOf` (docs/ARCHITECTURE.md).
@@ -170,8 +167,6 @@ export function outcomeOf(task) {
  * @property {BeforeWrite} [beforeWrite] the host's write policy, asked about `policy` reads
  * @property {boolean} [putNothing] the task only deletes and its transaction must put no record
  *   (a compact delete at full quota, docs/TOOL.md#delete-at-full-quota): told to `tx.finish`
- * @property {boolean} [keep] the task is not freed at the end: a page of the streamed export's
- *   cursor (src/js/export-stream.js), which has a Task's methods and lives on after the page
  */
 
 /**
@@ -190,12 +185,12 @@ export function outcomeOf(task) {
  * @returns {Promise<Outcome>}
  */
 export async function perform(handles, task, options = {}) {
-  const { progress, beforeWrite, putNothing, keep } = options;
+  const { progress, beforeWrite, putNothing } = options;
   const finishing = putNothing ? { putNothing: true } : undefined;
   /** The mount whose store the task reads and writes; -1: each read names its mount. */
   const home = task.mount();
   if (home >= 0 && !handles[home]) {
-    if (!keep) task.free();
+    task.free();
     throw new Error(`memory-tool-wasm: the core sent a command to mount ${home}, which does not exist`);
   }
   /** @type {Outcome | undefined} */
@@ -394,7 +389,7 @@ export async function perform(handles, task, options = {}) {
     throw toStorageError(error);
   } finally {
     settled = true;
-    if (!keep) task.free();
+    task.free();
   }
 }
 

@@ -2,8 +2,8 @@
 // Blob. Every rule is the core's `ExportCursor` (src/commands/bundle/export.rs, its calling
 // contract there): what each page reads, what each entry is, what is left out and why, the
 // bundle's envelope, whether the store changed under it, how many times to try, and what the
-// progress says. This module only carries the cursor's steps out: it runs each page as a
-// read-only task of the driver (`perform`, the same read dispatch as every command), the next
+// progress says. This module only carries the cursor's steps out: it runs each page, a
+// read-only core Task (`cursor.page()`), with the driver (`perform`, as every command), the next
 // page read while the last is formatted; it gives the page a turn before each call that
 // formats; and it gathers the bytes into Blob parts.
 
@@ -85,7 +85,7 @@ export async function exportBlob(handle, { includeVersions, onProgress }) {
     for (;;) {
       const step = cursor.step();
       if (step === "read") {
-        reading = perform([handle], cursor, { keep: true }).then(
+        reading = perform([handle], cursor.page()).then(
           () => null,
           (error) => ({ error }),
         );

@@ -1,9 +1,14 @@
 //! The task machine: one command in progress, asking its host for reads in rounds.
 
 use super::work::Work;
+use crate::commands::bundle::ExportCursor;
 use crate::commands::rules::{damaged, for_host, Voice};
 use crate::commands::Context;
+use crate::model::config::Config;
+use crate::model::path::MOUNT;
 use crate::protocol::{Answer, Outcome, Prehashed, Read, Snapshot, Stop};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// `Task::prepare` hashes ahead bytes of at least this size (about 20 µs of hashing in wasm).
 const PREHASH_MIN_BYTES: usize = 8 * 1024;
@@ -68,6 +73,22 @@ impl Task {
         };
         task.advance();
         task
+    }
+
+    /// The page `cursor.step()` just began (`ExportStep::Read`), as a read-only task on mount 0,
+    /// the cursor's one store: the host drives it as any task, in one transaction; its outcome
+    /// is empty, and the cursor has taken the page in when it is there.
+    pub fn export_page(cursor: Rc<RefCell<ExportCursor>>) -> Task {
+        // The page reads no setting, clock, seed or actor.
+        let context = Context {
+            config: Config::default(),
+            now: 0,
+            seed: [0; 16],
+            actor: String::new(),
+            mount_prefix: MOUNT.to_string(),
+            compact: false,
+        };
+        Task::new(Work::ExportPage(cursor), context, Target::Mount(0))
     }
 
     /// The store the task runs on.
@@ -158,7 +179,10 @@ impl Task {
 
     /// Answers read number `index` of the current round. Out-of-range indexes are ignored.
     pub fn supply(&mut self, index: usize, answer: Answer) {
-        if let Some(read) = self.pending.get(index) {
+        // An export page's answers are the cursor's, by value: its round is the task's.
+        if let Some(Work::ExportPage(cursor)) = &self.operation {
+            cursor.borrow_mut().page_supply(index, answer);
+        } else if let Some(read) = self.pending.get(index) {
             self.snapshot.answer_with(read.clone(), answer);
         }
     }

@@ -1,12 +1,16 @@
 //! What a task runs: an operation on one store (`commands::Operation`), or the session's own
 //! view of `/memories` over several mounts, one tree with each mount as a directory (the mounts
-//! are the session's, so this view is too: docs/TOOL.md#mounts).
+//! are the session's, so this view is too: docs/TOOL.md#mounts), or a page of the streamed
+//! export (docs/TOOL.md#bundles).
 
+use crate::commands::bundle::ExportCursor;
 use crate::commands::{Context, Operation};
 use crate::format::listing::{cut_listing, render_tree, ListingEntry};
 use crate::format::render::cat;
 use crate::model::path::MOUNT;
 use crate::protocol::{Outcome, Read, Snapshot, Stop};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 #[derive(Clone, Debug)]
 pub(crate) enum Work {
@@ -14,21 +18,29 @@ pub(crate) enum Work {
     Store(Operation),
     /// `view /memories` over several mounts: `raw` as the model sent it, each mount's slug.
     MountsView { raw: String, slugs: Vec<String> },
+    /// The page under way of a streamed export's cursor: a read-only task over the cursor's
+    /// store, each round the page's `page_reads`, its answers `page_supply`d to the cursor as
+    /// they come (`Task::supply`) and taken in by `page_resume` when the task resumes; its
+    /// outcome is empty (the page's text comes from the cursor). The cursor outlives the page:
+    /// the host keeps it between pages.
+    ExportPage(Rc<RefCell<ExportCursor>>),
 }
 
 impl Work {
     pub(crate) fn writes(&self) -> bool {
         match self {
             Work::Store(operation) => operation.writes(),
-            Work::MountsView { .. } => false,
+            Work::MountsView { .. } | Work::ExportPage(_) => false,
         }
     }
 
-    /// `Operation::tolerates_damage`; the view over mounts is refused at the first damage.
+    /// `Operation::tolerates_damage`; the view over mounts is refused at the first damage, an
+    /// export page reports it in the bundle (docs/TOOL.md#damaged-records).
     pub(crate) fn tolerates_damage(&self) -> bool {
         match self {
             Work::Store(operation) => operation.tolerates_damage(),
             Work::MountsView { .. } => false,
+            Work::ExportPage(_) => true,
         }
     }
 
@@ -37,6 +49,7 @@ impl Work {
         match self {
             Work::Store(operation) => operation.speaks_to_model(),
             Work::MountsView { .. } => true,
+            Work::ExportPage(_) => false,
         }
     }
 
@@ -45,21 +58,24 @@ impl Work {
         match self {
             Work::Store(operation) => operation.answers_model(),
             Work::MountsView { .. } => true,
+            Work::ExportPage(_) => false,
         }
     }
 
-    /// `Operation::read_scope`: the view over mounts reads what a view reads.
+    /// `Operation::read_scope`: the view over mounts reads what a view reads; an export page,
+    /// any kind.
     pub(crate) fn read_scope(&self) -> Option<&'static [&'static str]> {
         match self {
             Work::Store(operation) => operation.read_scope(),
             Work::MountsView { .. } => Some(&["file", "headContent", "content", "listing"]),
+            Work::ExportPage(_) => None,
         }
     }
 
     pub(crate) fn bytes_to_write(&self) -> Option<&[u8]> {
         match self {
             Work::Store(operation) => operation.bytes_to_write(),
-            Work::MountsView { .. } => None,
+            Work::MountsView { .. } | Work::ExportPage(_) => None,
         }
     }
 
@@ -67,6 +83,15 @@ impl Work {
         match self {
             Work::Store(operation) => operation.run(cx, snap),
             Work::MountsView { raw, slugs } => mounts_view(raw, slugs, cx, snap),
+            // Its answers went to the cursor (`Task::supply`), not to the snapshot.
+            Work::ExportPage(cursor) => {
+                let mut cursor = cursor.borrow_mut();
+                if cursor.page_resume() {
+                    Ok(Outcome::text(String::new(), vec![]))
+                } else {
+                    Err(Stop::Need(cursor.page_reads().to_vec()))
+                }
+            }
         }
     }
 }

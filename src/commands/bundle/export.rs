@@ -9,11 +9,11 @@
 use super::entries::{matches_record, write_memory_entry, write_version_entry};
 use super::FORMAT;
 use crate::format::json::{write_str, ObjectWriter};
-use crate::format::listing::sorted_by_utf16;
+use crate::format::listing::utf16_order;
 use crate::format::render::{decimal, fill};
 use crate::model::record::{sha256_hex, Change, FileRecord, VersionRecord};
 use crate::protocol::{Answer, Outcome, Read, Snapshot, Stop};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 /// An id above every version id, to read the whole history.
 const ALL_VERSIONS: &str = "memver_~";
@@ -130,8 +130,9 @@ impl Entry {
     }
 }
 
-/// Entries whose contents are read, waiting to be formatted, each with its bytes.
-type Chunk = VecDeque<(Entry, Option<Vec<u8>>)>;
+/// Entries whose contents are read, waiting to be formatted, each with its bytes: last first
+/// (the next to format is popped from the end).
+type Chunk = Vec<(Entry, Option<Vec<u8>>)>;
 
 /// A page under way: the reads of its current round and their answers, and the chunks whose
 /// contents it reads (with the index of their `Contents` read in the round).
@@ -168,9 +169,11 @@ struct Run {
     /// What made the export fail, other than the store changing.
     broken: Option<String>,
     /// Entries listed, their contents not yet asked for.
-    pending: VecDeque<Entry>,
+    /// (Last first: the next to cut is popped from the end, see `queue`.)
+    pending: Vec<Entry>,
     /// Entries read, not yet formatted, a chunk (one page's) at a time.
-    chunks: VecDeque<Chunk>,
+    /// (The next to format is the first.)
+    chunks: Vec<Chunk>,
     page: Option<Page>,
     changed: bool,
     head_written: bool,
@@ -205,8 +208,8 @@ impl Run {
             history_after: None,
             queued: !include_versions,
             broken: None,
-            pending: VecDeque::new(),
-            chunks: VecDeque::new(),
+            pending: Vec::new(),
+            chunks: Vec::new(),
             page: None,
             changed: false,
             head_written: false,
@@ -227,9 +230,10 @@ impl Run {
 /// 1. `step()` says what to do, until it says `Done`:
 ///    - `Read`: run a page: open a read-only transaction; issue every read of `page_reads()`
 ///      (one round, in any order), `page_supply` each answer, then `page_resume()`: false asks
-///      for another round of `page_reads()` in the same transaction, true ends the page. Do
-///      not await the page: ask `step()` again at once (the next page is read while the last
-///      is formatted). At most one page is under way at a time.
+///      for another round of `page_reads()` in the same transaction, true ends the page (or
+///      run `session::task::Task::export_page`, the page as an ordinary task, which does
+///      this). Do not await the page: ask `step()` again at once (the next page is read while
+///      the last is formatted). At most one page is under way at a time.
 ///    - `Format`: give the page a turn (a yield), then append `format()`'s text to the bundle.
 ///    - `Wait`: wait until the page under way has ended.
 ///    - `Restart`: the store changed under the export; drop the text so far (the cursor has
@@ -435,7 +439,8 @@ impl ExportCursor {
         let reads = std::mem::take(&mut page.round);
         let answers = std::mem::take(&mut page.answers);
         let mut listed = false;
-        let mut contents: HashMap<usize, Vec<Option<Vec<u8>>>> = HashMap::new();
+        // Each `Contents` answer, by its index in the round.
+        let mut contents: Vec<Option<Vec<Option<Vec<u8>>>>> = reads.iter().map(|_| None).collect();
         for (i, (read, answer)) in reads.into_iter().zip(answers).enumerate() {
             let run = &mut self.run;
             match (read, answer) {
@@ -467,7 +472,7 @@ impl ExportCursor {
                 (Read::Subtree(_), Some(Answer::Subtree(records, damaged))) => {
                     run.total += (records.len() + damaged.len()) as u64;
                     let entries = in_key_order(records, damaged);
-                    run.pending.extend(entries);
+                    queue(&mut run.pending, entries);
                     run.exhausted = true;
                     listed = true;
                 }
@@ -476,7 +481,9 @@ impl ExportCursor {
                     listed = true;
                 }
                 (Read::Contents(_), Some(Answer::Contents(values))) => {
-                    contents.insert(i, values);
+                    if let Some(slot) = contents.get_mut(i) {
+                        *slot = Some(values);
+                    }
                 }
                 _ => {}
             }
@@ -497,10 +504,10 @@ impl ExportCursor {
         }
         for (entries, read) in page.cut {
             let mut values = read
-                .and_then(|i| contents.remove(&i))
+                .and_then(|i| contents.get_mut(i).and_then(Option::take))
                 .unwrap_or_default()
                 .into_iter();
-            let chunk: Chunk = entries
+            let mut chunk: Chunk = entries
                 .into_iter()
                 .map(|entry| {
                     let bytes = match entry.key() {
@@ -510,9 +517,28 @@ impl ExportCursor {
                     (entry, bytes)
                 })
                 .collect();
-            self.run.chunks.push_back(chunk);
+            chunk.reverse();
+            self.run.chunks.push(chunk);
         }
         true
+    }
+
+    /// Runs the page under way over `snap`, the answers of its transaction so far: its rounds
+    /// of `page_reads` in turn, each `page_supply`d from `snap` and `page_resume`d, until one
+    /// is not all answered (`Stop::Need` asks for what is missing) or the page ends (`Ok`).
+    fn run_page(&mut self, snap: &Snapshot) -> Result<(), Stop> {
+        loop {
+            let reads = self.page_reads().to_vec();
+            snap.need(reads.clone())?;
+            for (i, read) in reads.iter().enumerate() {
+                if let Some(answer) = snap.answer_of(read) {
+                    self.page_supply(i, answer);
+                }
+            }
+            if self.page_resume() {
+                return Ok(());
+            }
+        }
     }
 
     /// Once the records are all listed and the history read: the history's entries after
@@ -523,13 +549,15 @@ impl ExportCursor {
             return;
         }
         run.queued = true;
+        let mut entries = Vec::with_capacity(run.versions.len());
         for version in std::mem::take(&mut run.versions) {
             run.ends_deleted.insert(
                 version.memory_id.clone(),
                 version.operation == Change::Deleted,
             );
-            run.pending.push_back(Entry::Version(version));
+            entries.push(Entry::Version(version));
         }
+        queue(&mut run.pending, entries);
     }
 
     /// The bundle's next text: the next batch of entries (about BATCH_BYTES of content; in the
@@ -542,12 +570,13 @@ impl ExportCursor {
         };
         let mut out = String::new();
         self.write_head(&mut out);
-        let Some(mut chunk) = self.run.chunks.pop_front() else {
+        if self.run.chunks.is_empty() {
             return out;
-        };
+        }
+        let mut chunk = self.run.chunks.remove(0);
         let (mut n, mut size) = (0usize, 0u64);
         while n < items && (n == 0 || size < bytes) {
-            let Some((entry, content)) = chunk.pop_front() else {
+            let Some((entry, content)) = chunk.pop() else {
                 break;
             };
             n += 1;
@@ -556,7 +585,7 @@ impl ExportCursor {
             self.run.done += 1;
         }
         if !chunk.is_empty() {
-            self.run.chunks.push_front(chunk);
+            self.run.chunks.insert(0, chunk);
         }
         out
     }
@@ -688,24 +717,31 @@ impl ExportCursor {
 
 /// Entries from the front of `pending`, of one kind: at least one, at most `items`, about
 /// `bytes` by the sizes their records state.
-fn cut(pending: &mut VecDeque<Entry>, items: usize, bytes: u64) -> Vec<Entry> {
+fn cut(pending: &mut Vec<Entry>, items: usize, bytes: u64) -> Vec<Entry> {
     let mut out = Vec::new();
-    let Some(kind) = pending.front().map(Entry::is_version) else {
+    let Some(kind) = pending.last().map(Entry::is_version) else {
         return out;
     };
     let mut size = 0u64;
     while out.len() < items && (out.is_empty() || size < bytes) {
-        match pending.front() {
+        match pending.last() {
             Some(entry) if entry.is_version() == kind => {}
             _ => break,
         }
-        let Some(entry) = pending.pop_front() else {
+        let Some(entry) = pending.pop() else {
             break;
         };
         size = size.saturating_add(entry.size());
         out.push(entry);
     }
     out
+}
+
+/// Puts `entries` after those `pending` holds (which it keeps last first).
+fn queue(pending: &mut Vec<Entry>, mut entries: Vec<Entry>) {
+    entries.reverse();
+    entries.append(pending);
+    *pending = entries;
 }
 
 /// Records and the keys of those that cannot be read, as entries in key order (UTF-16 code
@@ -716,13 +752,7 @@ fn in_key_order(records: Vec<FileRecord>, damaged: Vec<String>) -> Vec<Entry> {
         .map(Entry::Memory)
         .chain(damaged.into_iter().map(Entry::Unreadable))
         .collect();
-    let order: Vec<usize> = {
-        let indexed: Vec<(usize, &Entry)> = entries.iter().enumerate().collect();
-        sorted_by_utf16(&indexed, |(_, e)| e.path())
-            .into_iter()
-            .map(|(i, _)| *i)
-            .collect()
-    };
+    let order = utf16_order(&entries.iter().map(Entry::path).collect::<Vec<_>>());
     let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
     order
         .into_iter()
@@ -758,7 +788,7 @@ fn take_page(run: &mut Run, records: Vec<FileRecord>, damaged: Vec<String>, limi
         1.0
     };
     run.page_items = ((CHUNK_BYTES as f64 / mean).floor() as usize).clamp(1, CHUNK_ITEMS);
-    run.pending.extend(entries);
+    queue(&mut run.pending, entries);
 }
 
 /// `export({ include_versions })`: every memory with its content, in path order; with
@@ -770,18 +800,7 @@ pub(crate) fn export(include_versions: bool, snap: &Snapshot) -> Result<Outcome,
     let mut out = String::new();
     loop {
         match cursor.step() {
-            ExportStep::Read => loop {
-                let reads = cursor.page_reads().to_vec();
-                snap.need(reads.clone())?;
-                for (i, read) in reads.iter().enumerate() {
-                    if let Some(answer) = snap.answer_of(read) {
-                        cursor.page_supply(i, answer);
-                    }
-                }
-                if cursor.page_resume() {
-                    break;
-                }
-            },
+            ExportStep::Read => cursor.run_page(snap)?,
             ExportStep::Format => out.push_str(&cursor.format()),
             // One snapshot: nothing is under way between calls, and nothing changes.
             ExportStep::Wait | ExportStep::Restart | ExportStep::Failed | ExportStep::Done => break,
