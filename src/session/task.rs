@@ -4,6 +4,7 @@ use super::work::Work;
 use crate::commands::bundle::ExportCursor;
 use crate::commands::rules::{damaged, for_host, Voice};
 use crate::commands::Context;
+use crate::model::actor::Actor;
 use crate::model::config::Config;
 use crate::model::path::MOUNT;
 use crate::protocol::{Answer, Outcome, Prehashed, Read, Snapshot, Stop};
@@ -84,7 +85,7 @@ impl Task {
             config: Config::default(),
             now: 0,
             seed: [0; 16],
-            actor: String::new(),
+            actor: Actor::parse("null", None),
             mount_prefix: MOUNT.to_string(),
             compact: false,
         };
