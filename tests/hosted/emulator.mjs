@@ -631,6 +631,12 @@ export async function startEmulator(options = {}) {
         [...storeOf(storeId).memories.values()].map((m) => [m.path, m.content]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       ),
     /**
+     * A store's live memories as `{ path: memory id }`, read without a request (for assertions
+     * about which memory a path holds).
+     * @param {string} storeId
+     */
+    ids: (storeId) => Object.fromEntries([...storeOf(storeId).memories.values()].map((m) => [m.path, m.id])),
+    /**
      * Fills a store with `files` without requests (for benchmarks of big stores): each memory
      * made as a create would make it, with its version.
      * @param {string} storeId @param {Record<string, string>} files
