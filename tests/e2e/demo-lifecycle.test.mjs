@@ -222,6 +222,29 @@ describe("storage health in the overview", () => {
     }
   });
 
+  it("says so when the browser has not answered within persist()'s bound (Firefox's prompt)", async () => {
+    if ((await tab.locator("#overview-site").getAttribute("data-persisted")) !== "false") return;
+    // The package resolves null when the browser leaves the request open past its bound
+    // (tests/engines/storage.test.mjs proves that in Firefox); here the demo's words for it.
+    // The overview asks through the agent's own MemoryTool (its mounts): every instance's.
+    await tab.evaluate(() => {
+      const proto = Object.getPrototypeOf(/** @type {any} */ (window).demo.session.memory);
+      proto.realPersist = proto.persist;
+      proto.persist = async () => null;
+    });
+    await tab.locator('[data-testid="keep-my-data"]').click();
+    await tab.locator('[data-testid="persist-answer"]', { hasText: "has not answered yet" }).waitFor();
+    assert.match(
+      (await tab.locator('[data-testid="persist-answer"]').textContent()) ?? "",
+      /^ Your browser has not answered yet: it may be asking you \(look for its prompt near the address bar\)\. Until it says yes, the data is not kept for good\.$/,
+    );
+    await tab.evaluate(() => {
+      const proto = Object.getPrototypeOf(/** @type {any} */ (window).demo.session.memory);
+      proto.persist = proto.realPersist;
+      delete proto.realPersist;
+    });
+  });
+
   it("checks the store, finds a memory whose content is missing, and repairs it after asking", async () => {
     const store = tab.locator('#overview [data-testid="overview-store"][data-store="health"]');
     await store.locator('[data-testid="check-store"]').click();
