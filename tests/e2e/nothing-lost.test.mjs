@@ -170,4 +170,38 @@ describe("nothing lost, in Chromium", { timeout: 120_000 }, () => {
     assert.match(seen.message, /storage: "memory"/);
     await page.close();
   });
+
+  it("a web worker without IndexedDB refuses too; asked for, memory works there", async () => {
+    const page = await session.openHarness();
+    const seen = await page.evaluate(
+      (at) =>
+        new Promise((resolve, reject) => {
+          const source = `
+            Object.defineProperty(self, "indexedDB", { value: undefined, configurable: true });
+            const { MemoryTool } = await import(${JSON.stringify(at + "/src/js/index.js")});
+            let refused = null;
+            try {
+              (await MemoryTool.open({ store: "user-42" })).close();
+            } catch (error) {
+              refused = { code: error.code, message: String(error.message) };
+            }
+            const tool = await MemoryTool.open({ store: "user-42", storage: "memory" });
+            const made = await tool.execute({ command: "create", path: "/memories/a.md", file_text: "a" });
+            tool.close();
+            postMessage({ refused, made: made.isError === false });
+          `;
+          const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })), { type: "module" });
+          worker.onmessage = (event) => {
+            worker.terminate();
+            resolve(event.data);
+          };
+          worker.onerror = (event) => reject(new Error(event.message));
+        }),
+      session.origin,
+    );
+    assert.equal(/** @type {any} */ (seen).refused?.code, "STORAGE_FAILED", JSON.stringify(seen));
+    assert.match(/** @type {any} */ (seen).refused.message, /storage: "memory"/);
+    assert.equal(/** @type {any} */ (seen).made, true);
+    await page.close();
+  });
 });
