@@ -336,6 +336,24 @@ describe("refusals", () => {
     assert.deepEqual((await a.sync.now()).pushed, ["/big.md"]);
   });
 
+  test("a hosted name that browsers may normalise differently is refused here, once, and never stored under a second key", async () => {
+    // U+105C9 (NFC, as the hosted API requires): Chromium and Firefox compose U+105D2 U+0307 to
+    // it, WebKit does not
+    // (docs/TOOL.md#names-every-browser-normalises-alike): a store synced between engines
+    // must not hold one name under two keys, so this package refuses it on every engine.
+    const uneven = "/\u{105C9}.md";
+    const id = await hostedStore(client, { "/fine.md": "fine" });
+    await client.beta.memoryStores.memories.create(id, { path: uneven, content: "from another tool" });
+    const a = await dev(id, { firstPass: false });
+    const r = await a.sync.now();
+    assert.deepEqual(r.pulled, ["/fine.md"]);
+    assert.deepEqual(r.refused.map((x) => [x.path, x.side]), [[uneven, "local"]]);
+    assert.match(r.refused[0].reason, /normalise differently/);
+    assert.deepEqual((await a.memory.memories.list()).map((m) => m.path), ["/fine.md"]);
+    assert.deepEqual((await a.sync.now()).refused, [], "reported once, not retried every pass");
+    assert.equal(emu.files(id)[uneven], "from another tool", "the hosted memory is left as it is");
+  });
+
   test("a refusal by the hosted store itself (a full store, an archived one) is sent once, then waits for a change", async () => {
     const small = await startEmulator({ maxMemories: 2 });
     try {
