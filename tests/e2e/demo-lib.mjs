@@ -162,9 +162,14 @@ export async function waitForTree(/** @type {import("playwright-core").Page} */ 
   );
 }
 
-/** A full-page screenshot in test-artifacts/e2e/. */
+/**
+ * A full-page screenshot in test-artifacts/e2e/, of a state that axe-core then checks: every
+ * state a demo test names is one a visitor can reach, so each must have no violation.
+ */
 export async function screenshot(/** @type {import("playwright-core").Page} */ tab, /** @type {string} */ name) {
   await tab.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const violations = await axeViolations(tab);
+  if (violations.length > 0) throw new Error(`axe-core in state ${name}: ${violations.join("; ")}`);
 }
 
 /** Whether the page scrolls sideways (it must not, at any width). */
