@@ -162,6 +162,24 @@ impl World {
         }
     }
 
+    /// A memory just created at `path` with `text`: live, used now (on a right clock; a use
+    /// on a wrong one does not count in true time).
+    fn new_live(&mut self, path: String, text: String) {
+        let id = self
+            .store
+            .files
+            .get(&path)
+            .map(|r| r.id.clone())
+            .unwrap_or_default();
+        self.new_text(&text, &id);
+        let used = if self.skew == 0 {
+            self.now
+        } else {
+            i64::MIN / 2
+        };
+        self.live.insert(path, Live { id, text, used });
+    }
+
     fn new_text(&mut self, text: &str, memory: &str) {
         self.texts.insert(
             text.to_string(),
@@ -223,19 +241,7 @@ impl World {
                     memory_tool_wasm::quote(&text)
                 ));
                 if !out.is_error() {
-                    let id = self
-                        .store
-                        .files
-                        .get(&path)
-                        .map(|r| r.id.clone())
-                        .unwrap_or_default();
-                    self.new_text(&text, &id);
-                    let used = if self.skew == 0 {
-                        self.now
-                    } else {
-                        i64::MIN / 2
-                    };
-                    self.live.insert(path, Live { id, text, used });
+                    self.new_live(path, text);
                 }
             }
             15..=29 => {
@@ -677,23 +683,11 @@ impl World {
         if out.is_error() {
             return;
         }
+        // A pull is no use by this device's model (docs/TOOL.md#last-use-and-expiry): its last
+        // use is the hosted one, which this model does not follow; the memory is new here, so
+        // it is not due for the whole period.
         for (path, text) in page {
-            let id = self
-                .store
-                .files
-                .get(&path)
-                .map(|r| r.id.clone())
-                .unwrap_or_default();
-            self.new_text(&text, &id);
-            // A pull is no use by this device's model (docs/TOOL.md#last-use-and-expiry): its
-            // last use is the hosted one, which this model does not follow; the memory is
-            // new here, so it is not due for the whole period.
-            let used = if self.skew == 0 {
-                self.now
-            } else {
-                i64::MIN / 2
-            };
-            self.live.insert(path, Live { id, text, used });
+            self.new_live(path, text);
         }
     }
 

@@ -166,6 +166,22 @@ impl FileRecord {
     }
 }
 
+/// A field's text, if it held a string (`as_str`).
+fn text(slot: Option<Scalar>) -> Option<String> {
+    match slot {
+        Some(Scalar::Str(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// A field's whole number, if it held one (`as_integer`).
+fn integer(slot: Option<Scalar>) -> Option<i64> {
+    match slot {
+        Some(Scalar::Int(n)) => n,
+        _ => None,
+    }
+}
+
 /// The members of a file record as `FileRecord::list_from_json` meets them (the last of a
 /// repeated key stays, as with `Json::get`).
 #[derive(Default)]
@@ -206,18 +222,6 @@ impl RecordFields {
     /// strings, `as_integer()?` for the numbers, `field(..).and_then(as_str)` for the optional
     /// ones.
     fn finish(self) -> Option<FileRecord> {
-        fn text(slot: Option<Scalar>) -> Option<String> {
-            match slot {
-                Some(Scalar::Str(s)) => Some(s),
-                _ => None,
-            }
-        }
-        fn integer(slot: Option<Scalar>) -> Option<i64> {
-            match slot {
-                Some(Scalar::Int(n)) => n,
-                _ => None,
-            }
-        }
         let id = text(self.id)?;
         Some(FileRecord {
             path: text(self.path)?,
@@ -722,18 +726,6 @@ impl VersionFields {
 
     /// The record, by `VersionRecord::from_json`'s rules.
     fn finish(self) -> Option<VersionRecord> {
-        fn text(slot: Option<Scalar>) -> Option<String> {
-            match slot {
-                Some(Scalar::Str(s)) => Some(s),
-                _ => None,
-            }
-        }
-        fn integer(slot: Option<Scalar>) -> Option<i64> {
-            match slot {
-                Some(Scalar::Int(n)) => n,
-                _ => None,
-            }
-        }
         let created_by = match self.created_by {
             Some(Scalar::Other(actor @ Json::Object(_))) => write_value(&actor),
             _ => "null".to_string(),

@@ -6,6 +6,7 @@ use crate::commands::rules::{damaged, for_host, Voice};
 use crate::commands::Context;
 use crate::model::actor::Actor;
 use crate::model::config::Config;
+use crate::model::error::ToolError;
 use crate::model::path::MOUNT;
 use crate::protocol::{Answer, Outcome, Prehashed, Read, Snapshot, Stop};
 use std::cell::RefCell;
@@ -112,12 +113,7 @@ impl Task {
                     Voice::Host
                 };
                 self.pending.clear();
-                let error = damaged(&damage, &self.context, voice);
-                self.outcome = Some(Outcome::failure(if operation.answers_model() {
-                    error
-                } else {
-                    for_host(error)
-                }));
+                self.outcome = Some(refusal(operation, damaged(&damage, &self.context, voice)));
                 return;
             }
         }
@@ -128,11 +124,7 @@ impl Task {
             }
             Err(Stop::Fail(error)) => {
                 self.pending.clear();
-                self.outcome = Some(Outcome::failure(if operation.answers_model() {
-                    error
-                } else {
-                    for_host(error)
-                }));
+                self.outcome = Some(refusal(operation, error));
             }
             Err(Stop::Need(mut reads)) => {
                 // A task that may write learns in its first round whether the store is
@@ -213,4 +205,14 @@ impl Task {
     pub fn take_outcome(self) -> Option<Outcome> {
         self.outcome
     }
+}
+
+/// A refusal's outcome in the voice of whoever hears it: the model's `Error: ` texts, or the
+/// host's without that mark (docs/TOOL.md#host-api-messages).
+fn refusal(work: &Work, error: ToolError) -> Outcome {
+    Outcome::failure(if work.answers_model() {
+        error
+    } else {
+        for_host(error)
+    })
 }
