@@ -1151,13 +1151,86 @@ export function slugOf(name: string): string;
 export function formatSize(bytes: number): string;
 
 /**
- * Storage in plain Maps (Node, workers, tests). Stores opened from one instance share its
- * data; it lives as long as the instance. Change events stay in this context.
+ * Storage in plain Maps (Node, workers, tests): `KeyValueStorage` over a sorted map. Stores
+ * opened from one instance share its data; it lives as long as the instance. Change events
+ * stay in this context.
  */
 export class InMemoryStorage implements MemoryStorage {
   constructor();
   open(store: string): Promise<StoreHandle>;
   /** Drops the store's data; handles open on it refuse later transactions. */
+  destroy(store: string): Promise<void>;
+}
+
+/**
+ * A key-value store of your own, for `KeyValueStorage` (docs/STORAGE.md): opens named
+ * stores of string keys.
+ */
+export interface KeyValueBackend {
+  /** Opens (or creates) the named store; resolves when ready. */
+  open(name: string): Promise<KeyValueStore>;
+  /**
+   * Optional: drops the named store and all its keys. Without it, `KeyValueStorage.destroy`
+   * deletes every key of the store in one transaction.
+   */
+  destroy?(name: string): Promise<void>;
+}
+
+/** One open store of a `KeyValueBackend`. */
+export interface KeyValueStore {
+  /**
+   * Runs `body` inside one transaction (docs/STORAGE.md#transactions): requests made in
+   * `body` or in a callback of one of its requests belong to it, run in the order made, and
+   * their callbacks come in that order; a read sees every earlier write of the transaction.
+   * Resolves once every request and callback is done and the writes are committed. If `body`
+   * or a callback throws, or a request fails, no write of the transaction stays, and the
+   * promise rejects with that error. Transactions of one store do not interleave their effects.
+   */
+  transaction(mode: TransactionMode, body: (tx: KeyValueTx) => void): Promise<void>;
+  close(): void;
+  /** Optional: where change events go (see `StoreHandle.eventScope`). */
+  readonly eventScope?: EventScope;
+}
+
+/**
+ * The five requests of a key-value transaction. Keys are strings, ordered by UTF-16 code
+ * units (JavaScript's `<`, IndexedDB's order). Values are what the package puts: plain JSON
+ * data and `Uint8Array`s; a read gives back an equal value. Callbacks may run synchronously
+ * or later.
+ */
+export interface KeyValueTx {
+  /** The value under `key`, or undefined. */
+  get(key: string, cb: (value: unknown) => void): void;
+  /**
+   * The entries with key in `[lower, upper)`, in key order (highest first with `reverse`), at
+   * most `limit` of them; `[key, value]` each.
+   */
+  getRange(
+    lower: string,
+    upper: string,
+    options: { limit?: number; reverse?: boolean },
+    cb: (entries: Array<[string, unknown]>) => void,
+  ): void;
+  /** Stores `value` under `key`. Throws in a readonly transaction. */
+  put(key: string, value: unknown): void;
+  /** Deletes the value under `key`, if any. */
+  delete(key: string): void;
+  /** Deletes every key in `[lower, upper)`. */
+  deleteRange(lower: string, upper: string): void;
+}
+
+/**
+ * The storage interface over a key-value store of your own: five requests to write
+ * (docs/STORAGE.md), every index, figure and listing the core reads kept by this class as
+ * ordinary keys, in the same transaction as the change they follow.
+ */
+export class KeyValueStorage implements MemoryStorage {
+  constructor(backend: KeyValueBackend);
+  open(store: string): Promise<StoreHandle>;
+  /**
+   * The backend's `destroy`, else every key of the store deleted; handles this storage
+   * opened on it refuse later transactions.
+   */
   destroy(store: string): Promise<void>;
 }
 

@@ -5,4 +5,5 @@ export { MemoryStores } from "./memory-stores.js";
 export { MemoryToolError } from "./errors.js";
 export { IndexedDbStorage } from "./storage-indexeddb.js";
 export { InMemoryStorage } from "./storage-memory.js";
+export { KeyValueStorage } from "./storage-kv.js";
 export { formatSize, slugOf } from "./text.js";
