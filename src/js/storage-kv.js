@@ -111,6 +111,7 @@ class KeyValueHandle {
   #scope;
   #forget;
   #ended = false;
+  #closed = false;
 
   /**
    * @param {KeyValueStore} store
@@ -137,12 +138,24 @@ class KeyValueHandle {
     if (this.#ended) {
       return Promise.reject(new MemoryToolError("STORAGE_FAILED", "This memory store has been deleted."));
     }
+    if (this.#closed) {
+      return Promise.reject(new MemoryToolError("STORAGE_FAILED", "This store handle has been closed."));
+    }
     if (mode !== "readonly" && mode !== "readwrite") {
       return Promise.reject(new MemoryToolError("STORAGE_FAILED", `Unknown transaction mode: ${String(mode)}.`));
     }
+    /** @type {KeyValueTransaction | null} */
+    let tx = null;
+    const end = () => tx?.end();
     try {
-      return Promise.resolve(this.#store.transaction(mode, (kv) => body(new KeyValueTransaction(kv, mode))));
+      return Promise.resolve(
+        this.#store.transaction(mode, (kv) => {
+          tx = new KeyValueTransaction(kv, mode);
+          body(tx);
+        }),
+      ).finally(end);
     } catch (error) {
+      end();
       return Promise.reject(error);
     }
   }
@@ -153,6 +166,8 @@ class KeyValueHandle {
   }
 
   close() {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#forget();
     this.#store.close();
   }
@@ -205,8 +220,10 @@ function versionIndexKeys(record) {
  * @implements {StorageTx}
  */
 class KeyValueTransaction {
-  #kv;
+  #tx;
   #mode;
+  /** Cleared when the key-value transaction has settled: a request after that is refused. */
+  #active = true;
   /**
    * The id index as this transaction left it, for the ids it touched (null: deleted here):
    * an index entry goes only if it still names the path that lost the id.
@@ -231,8 +248,21 @@ class KeyValueTransaction {
    * @param {TransactionMode} mode
    */
   constructor(kv, mode) {
-    this.#kv = kv;
+    this.#tx = kv;
     this.#mode = mode;
+  }
+
+  /** The key-value transaction, while it runs (the backend need not refuse late requests itself). */
+  get #kv() {
+    if (!this.#active) {
+      throw new MemoryToolError("STORAGE_FAILED", "The transaction has finished; requests must be made while its body runs.");
+    }
+    return this.#tx;
+  }
+
+  /** Called once the key-value transaction has settled. */
+  end() {
+    this.#active = false;
   }
 
   /**
@@ -532,7 +562,7 @@ class KeyValueTransaction {
       const check = (/** @type {unknown} */ holder) => {
         if (typeof holder !== "string" || holder === path) return;
         this.getFile(holder, (other) => {
-          if (other !== null && other.id === id && this.#ids.get(id) !== path) {
+          if (other !== null && other.id === id) {
             throw new MemoryToolError(
               "STORAGE_FAILED",
               `A file record's id must be unique: ${id} is already at another path.`,
