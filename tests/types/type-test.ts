@@ -9,6 +9,8 @@ import type * as Code from "#implementation/index.js";
 import type * as CodeAnthropic from "#implementation/anthropic.js";
 import type * as DeclaredAiSdk from "../../src/js/ai-sdk.js";
 import type * as CodeAiSdk from "#implementation/ai-sdk.js";
+import type * as DeclaredContract from "../../src/js/storage-contract.js";
+import type * as CodeContract from "#implementation/storage-contract.js";
 import type { LIMIT_NAMES, MOUNT_OPTION_NAMES, OPTION_NAMES } from "../../src/js/options.js";
 import type { FIELD_NAMES, STORE_LIMIT_NAMES } from "../../src/js/memory-stores.js";
 
@@ -18,6 +20,7 @@ import { both, identity, same, type Drift, type MembersWithAny, type Statics } f
 same<keyof typeof Code, keyof typeof Declared>(both);
 same<keyof typeof CodeAnthropic, keyof typeof DeclaredAnthropic>(both);
 same<keyof typeof CodeAiSdk, keyof typeof DeclaredAiSdk>(both);
+same<keyof typeof CodeContract, keyof typeof DeclaredContract>(both);
 
 // Nothing the code exposes takes or gives `any`.
 same<MembersWithAny<Code.MemoryTool>, never>(both);
@@ -62,6 +65,16 @@ same<Drift<Code.InMemoryStorage, Declared.InMemoryStorage>, never>(both);
 same<ConstructorParameters<typeof Code.InMemoryStorage>, ConstructorParameters<typeof Declared.InMemoryStorage>>(both);
 identity<Declared.MemoryStorage>(null as unknown as Code.IndexedDbStorage);
 identity<Declared.MemoryStorage>(null as unknown as Code.InMemoryStorage);
+same<Drift<Code.KeyValueStorage, Declared.KeyValueStorage>, never>(both);
+same<ConstructorParameters<typeof Code.KeyValueStorage>, ConstructorParameters<typeof Declared.KeyValueStorage>>(both);
+identity<Declared.MemoryStorage>(null as unknown as Code.KeyValueStorage);
+same<MembersWithAny<Code.KeyValueStorage>, never>(both);
+
+// The storage contract's suite: what it takes and gives.
+same<ReturnType<typeof CodeContract.keyValueContract>, ReturnType<typeof DeclaredContract.keyValueContract>>(both);
+same<Parameters<typeof CodeContract.keyValueContract>[0], Parameters<typeof DeclaredContract.keyValueContract>[0]>(both);
+same<Parameters<typeof CodeContract.storageContract>[0], Parameters<typeof DeclaredContract.storageContract>[0]>(both);
+same<Parameters<typeof CodeContract.keyValueContract>[1], Parameters<typeof DeclaredContract.keyValueContract>[1]>(both);
 
 // The anthropic entry's functions.
 same<Drift<typeof CodeAnthropic, typeof DeclaredAnthropic>, never>(both);
