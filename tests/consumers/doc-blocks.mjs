@@ -8,7 +8,7 @@ import path from "node:path";
 import { REPO } from "./lib.mjs";
 
 /** The documents whose marked blocks the consumer tests run. */
-export const DOCS = ["README.md", "docs/SERVER-AGENTS.md", "docs/BUNDLERS.md", "docs/LONG-RUNNING.md", "docs/API.md"];
+export const DOCS = ["README.md", "docs/SERVER-AGENTS.md", "docs/BUNDLERS.md", "docs/LONG-RUNNING.md", "docs/API.md", "docs/STORAGE.md"];
 
 /**
  * @typedef {{ doc: string, line: number, lang: string, run: string | null, project: string | null,

@@ -133,6 +133,9 @@ const RUNS = [
   "readme-node/hello.mjs",
   "readme-node/langchain.mjs",
   "readme-node/history.mjs",
+  "readme-node/map-backend.js",
+  "readme-node/backend.test.mjs",
+  "readme-pages/indexeddb-backend.js",
   "readme-pages/sdk-page.js",
   "readme-pages/ai-sdk-page.js",
   "readme-pages/long-running.js",
@@ -188,6 +191,12 @@ test("Node: Hello, memory; LangChain; the history tour of docs/API.md", async ()
     "deleted /notes/todo.md",
     "[ '/notes/todo.md' ] null [ '/notes/todo.md' ]",
   ]);
+  // docs/STORAGE.md's Map backend through the installed package's contract suite, run as the
+  // doc says (`node --test backend.test.mjs`).
+  const run = await promisify(execFile)(process.execPath, ["--test", "--test-reporter=tap", "backend.test.mjs"], { cwd: dir, timeout: 120_000 });
+  const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(run.stdout)?.[1]);
+  assert.equal(count("fail"), 0, run.stdout);
+  assert.ok(count("pass") >= 45, `backend.test.mjs passed ${count("pass")} cases`);
 });
 
 test("pages: the SDK's tool runner, the AI SDK and the long-running agent, in Chromium over IndexedDB, and a reload", async (t) => {
@@ -227,6 +236,21 @@ test("pages: the SDK's tool runner, the AI SDK and the long-running agent, in Ch
         await fake.close();
       }
       t.diagnostic(`${page}: 4 requests, ${want.filter((r) => r.is_error).length} of ${want.length} results is_error, then the recall after a reload`);
+    }
+    // docs/STORAGE.md's IndexedDB backend, and IndexedDbStorage, through the contract suite
+    // over Chromium's IndexedDB.
+    const results = await withChromium(async (context, problems) => {
+      const tab = await context.newPage();
+      await tab.goto(`${origin}/storage-page.html`);
+      await tab.waitForFunction(() => document.documentElement.dataset.state === "done", null, { timeout: 120_000 });
+      assert.deepEqual(problems, [], "storage-page");
+      return /** @type {Array<{ suite: string, name: string, ok: boolean, error?: string }>} */ (await tab.evaluate(() => /** @type {any} */ (window).results));
+    });
+    assert.deepEqual(results.filter((r) => !r.ok), [], "every contract case passes in Chromium");
+    for (const suite of ["IndexedDbBackend", "IndexedDbStorage"]) {
+      const n = results.filter((r) => r.suite === suite).length;
+      assert.ok(n >= 30, `${suite}: ${n} cases`);
+      t.diagnostic(`storage contract in Chromium: ${suite} passed ${n} cases`);
     }
   } finally {
     await site.close();

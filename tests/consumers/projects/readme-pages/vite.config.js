@@ -2,7 +2,7 @@
 // and the test's seed page.
 import { defineConfig } from "vite";
 
-const pages = ["sdk-page", "ai-sdk-page", "long-running", "seed"];
+const pages = ["sdk-page", "ai-sdk-page", "long-running", "seed", "storage-page"];
 export default defineConfig({
   build: { rollupOptions: { input: Object.fromEntries(pages.map((page) => [page, `${page}.html`])) } },
 });
