@@ -242,6 +242,8 @@ class KeyValueTransaction {
   #putNothing = false;
   /** The highest version id this transaction put. @type {string | null} */
   #newest = null;
+  /** The paths this transaction deleted and has not put again: they hold no memory id. @type {Set<string>} */
+  #gone = new Set();
 
   /**
    * @param {KeyValueTx} kv
@@ -560,7 +562,8 @@ class KeyValueTransaction {
     if (id !== null) {
       const known = this.#ids.get(id);
       const check = (/** @type {unknown} */ holder) => {
-        if (typeof holder !== "string" || holder === path) return;
+        // A path this transaction deleted (and has not put again) holds no id: no read needed.
+        if (typeof holder !== "string" || holder === path || this.#gone.has(holder)) return;
         this.getFile(holder, (other) => {
           if (other !== null && other.id === id) {
             throw new MemoryToolError(
@@ -573,6 +576,7 @@ class KeyValueTransaction {
       if (known !== undefined) check(known);
       else this.#kv.get(`i${id}`, check);
     }
+    this.#gone.delete(path);
     this.#replace(key, () => this.#kv.put(key, record), (old) => {
       const before = /** @type {FileRecord | null} */ (recordOf(old));
       this.#changed(before === null ? 1 : 0, sizeOf(record) - sizeOf(before));
@@ -582,6 +586,7 @@ class KeyValueTransaction {
         this.#kv.put(`i${id}`, path);
       }
     });
+    this.#mark();
   }
 
   /**
@@ -592,12 +597,14 @@ class KeyValueTransaction {
   deleteFile(path, _size, _tree) {
     this.#checkWritable();
     const key = `f${path}`;
+    this.#gone.add(path);
     this.#replace(key, () => this.#kv.delete(key), (old) => {
       const before = /** @type {FileRecord | null} */ (recordOf(old));
       if (before === null) return;
       this.#changed(-1, -sizeOf(before));
       if (typeof before.id === "string") this.#unindex(before.id, path);
     });
+    this.#mark();
   }
 
   /** @param {string} id @param {Uint8Array} bytes */
@@ -664,6 +671,14 @@ class KeyValueTransaction {
   #changed(files, bytes) {
     this.#delta.files += files;
     this.#delta.bytes += bytes;
+  }
+
+  /**
+   * Issues the marker read of a write that may change the figures, right after the read of
+   * the record it replaces: its answer comes after that read's (callbacks come in request
+   * order), so with the change counted, and in the same round. The last marker writes them.
+   */
+  #mark() {
     const mark = ++this.#changes;
     this.#kv.get(USAGE, (value) => {
       if (mark !== this.#changes) return;
