@@ -525,6 +525,48 @@ function interfaceCases(makeStorage) {
     check.equal((await getFile(h, "/a.md"))?.size, 9, "a record overwritten at its own path with its own id");
   });
 
+  c("the id index is unique at the moment of each put, inside one transaction too", async (h) => {
+    const refused = "a MemoryToolError with code STORAGE_FAILED";
+    // Two paths for an id new to the store, in one transaction.
+    await check.rejects(
+      h.transaction("readwrite", (tx) => {
+        tx.putFile(record("/a.md", { id: "mem_1" }), null);
+        tx.putFile(record("/b.md", { id: "mem_1" }), null);
+      }),
+      storageFailed,
+      refused,
+    );
+    check.deepEqual(await subtree(h, ""), [], "nothing kept");
+    await run(h, "readwrite", (tx) => tx.putFile(record("/a.md", { id: "mem_1" }), null));
+    // The new path put before the old one goes: two paths held it at that moment.
+    await check.rejects(
+      h.transaction("readwrite", (tx) => {
+        tx.putFile(record("/b.md", { id: "mem_1" }), null);
+        tx.deleteFile("/a.md", 1);
+      }),
+      storageFailed,
+      refused,
+    );
+    // Moved away and back, one transaction: never two at once.
+    await run(h, "readwrite", (tx) => {
+      tx.deleteFile("/a.md", 1);
+      tx.putFile(record("/b.md", { id: "mem_1" }), null);
+      tx.deleteFile("/b.md", 1);
+      tx.putFile(record("/a.md", { id: "mem_1" }), null);
+    });
+    check.deepEqual(await subtree(h, ""), ["/a.md"], "after the move away and back");
+    check.equal((await run(h, "readonly", (tx, done) => tx.getFileById("mem_1", done)))?.path, "/a.md", "the id index");
+    // Deleted, put elsewhere, and the old path put again with another id.
+    await run(h, "readwrite", (tx) => {
+      tx.deleteFile("/a.md", 1);
+      tx.putFile(record("/c.md", { id: "mem_1" }), null);
+      tx.putFile(record("/a.md", { id: "mem_2" }), null);
+    });
+    check.equal((await run(h, "readonly", (tx, done) => tx.getFileById("mem_1", done)))?.path, "/c.md", "mem_1");
+    check.equal((await run(h, "readonly", (tx, done) => tx.getFileById("mem_2", done)))?.path, "/a.md", "mem_2");
+    check.equal(await count(h), 2, "file count");
+  });
+
   c("versions: put, get (equal, a copy), missing is null, delete", async (h) => {
     /** @param {string} id */
     const getVersion = (id) => run(h, "readonly", (tx, done) => tx.getVersion(id, done));

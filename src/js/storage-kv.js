@@ -242,8 +242,14 @@ class KeyValueTransaction {
   #putNothing = false;
   /** The highest version id this transaction put. @type {string | null} */
   #newest = null;
-  /** The paths this transaction deleted and has not put again: they hold no memory id. @type {Set<string>} */
-  #gone = new Set();
+  /** How many file writes this transaction issued: the moment of each, for the id check. */
+  #writes = 0;
+  /** The moment of the last file write issued at each path. @type {Map<string, number>} */
+  #touched = new Map();
+  /** The moment of the first. @type {Map<string, number>} */
+  #firstTouched = new Map();
+  /** The ids this transaction put: at which path, at which moment. @type {Map<string, { path: string, at: number }>} */
+  #putIds = new Map();
 
   /**
    * @param {KeyValueTx} kv
@@ -546,6 +552,12 @@ class KeyValueTransaction {
     });
   }
 
+  /** @param {string} path @param {number} at the moment of a file write issued there */
+  #touch(path, at) {
+    this.#touched.set(path, at);
+    if (!this.#firstTouched.has(path)) this.#firstTouched.set(path, at);
+  }
+
   /**
    * @param {FileRecord} record
    * @param {number | null} [_previousSize] what it replaces (the read of the old record says)
@@ -558,25 +570,28 @@ class KeyValueTransaction {
     }
     const id = typeof record.id === "string" ? record.id : null;
     const key = `f${path}`;
-    // The id index is unique, as in IndexedDB: two paths never hold one memory.
+    // The id index is unique, as in IndexedDB: two paths never hold one memory at the moment
+    // of a put. Decided as of this put, whenever the backend answers: an id this transaction
+    // put is held by its path until that path is touched again; else the stored index's
+    // holder holds it unless this transaction touched that path before this put.
+    const at = ++this.#writes;
     if (id !== null) {
-      const known = this.#ids.get(id);
-      const check = (/** @type {unknown} */ holder) => {
-        // A path this transaction deleted (and has not put again) holds no id: no read needed.
-        if (typeof holder !== "string" || holder === path || this.#gone.has(holder)) return;
-        this.getFile(holder, (other) => {
-          if (other !== null && other.id === id) {
-            throw new MemoryToolError(
-              "STORAGE_FAILED",
-              `A file record's id must be unique: ${id} is already at another path.`,
-            );
-          }
-        });
+      const put = this.#putIds.get(id);
+      const refuse = () => {
+        throw new MemoryToolError("STORAGE_FAILED", `A file record's id must be unique: ${id} is already at another path.`);
       };
-      if (known !== undefined) check(known);
-      else this.#kv.get(`i${id}`, check);
+      if (put !== undefined) {
+        if (put.path !== path && this.#touched.get(put.path) === put.at) refuse();
+      } else {
+        this.#kv.get(`i${id}`, (holder) => {
+          if (typeof holder !== "string" || holder === path) return;
+          const first = this.#firstTouched.get(holder);
+          if (first === undefined || first > at) refuse();
+        });
+      }
+      this.#putIds.set(id, { path, at });
     }
-    this.#gone.delete(path);
+    this.#touch(path, at);
     this.#replace(key, () => this.#kv.put(key, record), (old) => {
       const before = /** @type {FileRecord | null} */ (recordOf(old));
       this.#changed(before === null ? 1 : 0, sizeOf(record) - sizeOf(before));
@@ -597,7 +612,7 @@ class KeyValueTransaction {
   deleteFile(path, _size, _tree) {
     this.#checkWritable();
     const key = `f${path}`;
-    this.#gone.add(path);
+    this.#touch(path, ++this.#writes);
     this.#replace(key, () => this.#kv.delete(key), (old) => {
       const before = /** @type {FileRecord | null} */ (recordOf(old));
       if (before === null) return;
