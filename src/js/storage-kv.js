@@ -185,6 +185,30 @@ function bytesOf(value) {
   return undefined;
 }
 
+/**
+ * Issues one read per item, all at once (one round), and calls `cb` with the answers in the
+ * items' order once the last has come.
+ * @template I, T
+ * @param {I[]} items
+ * @param {(item: I, answer: (value: T) => void) => void} ask
+ * @param {(values: T[]) => void} cb
+ */
+function gather(items, ask, cb) {
+  if (items.length === 0) {
+    cb([]);
+    return;
+  }
+  /** @type {T[]} */
+  const values = new Array(items.length);
+  let left = items.length;
+  items.forEach((item, n) =>
+    ask(item, (value) => {
+      values[n] = value;
+      if (--left === 0) cb(values);
+    }),
+  );
+}
+
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -356,19 +380,7 @@ class KeyValueTransaction {
 
   /** @param {string[]} ids @param {(values: Array<Uint8Array | undefined>) => void} cb */
   getContents(ids, cb) {
-    if (ids.length === 0) {
-      cb([]);
-      return;
-    }
-    /** @type {Array<Uint8Array | undefined>} */
-    const values = new Array(ids.length);
-    let left = ids.length;
-    ids.forEach((id, n) =>
-      this.#kv.get(`c${id}`, (value) => {
-        values[n] = bytesOf(value);
-        if (--left === 0) cb(values);
-      }),
-    );
+    gather(ids, (id, answer) => this.#kv.get(`c${id}`, (value) => answer(bytesOf(value))), cb);
   }
 
   /**
@@ -407,18 +419,8 @@ class KeyValueTransaction {
    * @param {(records: VersionRecord[]) => void} cb
    */
   #versions(ids, cb) {
-    if (ids.length === 0) {
-      cb([]);
-      return;
-    }
-    /** @type {Array<VersionRecord | null>} */
-    const found = new Array(ids.length);
-    let left = ids.length;
-    ids.forEach((id, n) =>
-      this.getVersion(id, (record) => {
-        found[n] = record;
-        if (--left === 0) cb(/** @type {VersionRecord[]} */ (found.filter((r) => r !== null)));
-      }),
+    gather(ids, (id, answer) => this.getVersion(id, answer), (found) =>
+      cb(/** @type {VersionRecord[]} */ (found.filter((r) => r !== null))),
     );
   }
 
