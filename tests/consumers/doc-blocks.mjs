@@ -3,8 +3,10 @@
 // to <file> of consumer project <project> (tests/consumers/projects/<project>). In the README,
 // every JavaScript block must be marked: each is a program a test runs.
 
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { REPO } from "./lib.mjs";
 
 /** The documents whose marked blocks the consumer tests run. */
@@ -60,4 +62,25 @@ export async function runnableBlocks() {
     }
   }
   return byTarget;
+}
+
+/**
+ * Imports the block of `doc` marked to run as `file` (any project): the doc's program as it
+ * stands (or as `edit` changes it), written to a module of its own in a temporary folder that
+ * is gone once the module has loaded.
+ * @param {string} doc
+ * @param {string} file
+ * @param {(code: string) => string} [edit]
+ */
+export async function importBlock(doc, file, edit = (code) => code) {
+  const block = (await blocksOf(doc)).find((b) => b.file === file);
+  if (!block) throw new Error(`${doc} marks no block to run as ${file}`);
+  const dir = await mkdtemp(path.join(tmpdir(), "doc-block-"));
+  try {
+    const module = path.join(dir, `${path.basename(file, path.extname(file))}.mjs`);
+    await writeFile(module, edit(block.code));
+    return await import(pathToFileURL(module).href);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

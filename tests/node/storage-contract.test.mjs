@@ -4,38 +4,20 @@
 // fake-indexeddb), each written out from the doc as it stands. Then the suite's own edge: a
 // backend broken in one way each must fail the case that names that way.
 
-import { test, describe, before, after } from "node:test";
+import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { MemoryTool, InMemoryStorage, IndexedDbStorage, KeyValueStorage } from "../../src/js/index-node.js";
 import { keyValueContract, storageContract } from "../../src/js/storage-contract.js";
-import { blocksOf } from "../consumers/doc-blocks.mjs";
+import { blocksOf, importBlock } from "../consumers/doc-blocks.mjs";
 
 /** The doc's blocks marked to run as `file`, by file name. */
 const docBlocks = Object.fromEntries(
   (await blocksOf("docs/STORAGE.md")).filter((b) => b.file !== null).map((b) => [b.file, b.code]),
 );
 
-let dir = "";
-/**
- * Writes `code` to a module of its own and imports it.
- * @param {string} name
- * @param {string} code
- */
-async function load(name, code) {
-  const file = path.join(dir, name);
-  await writeFile(file, code);
-  return import(pathToFileURL(file).href);
-}
-
-dir = await mkdtemp(path.join(tmpdir(), "storage-contract-"));
-const { MapBackend } = await load("map-backend.mjs", docBlocks["map-backend.js"]);
-const { IndexedDbBackend } = await load("indexeddb-backend.mjs", docBlocks["indexeddb-backend.js"]);
-after(() => rm(dir, { recursive: true, force: true }));
+const { MapBackend } = await importBlock("docs/STORAGE.md", "map-backend.js");
+const { IndexedDbBackend } = await importBlock("docs/STORAGE.md", "indexeddb-backend.js");
 
 /** @param {ReturnType<typeof storageContract>} cases */
 function register(cases) {
@@ -120,7 +102,7 @@ describe("a broken backend fails the case that names what is wrong", () => {
     test(mutant.wrong, async () => {
       const source = docBlocks["map-backend.js"];
       assert.ok(source.includes(mutant.from), `the doc's backend has ${JSON.stringify(mutant.from)}`);
-      const { MapBackend: Broken } = await load(`broken-${MUTANTS.indexOf(mutant)}.mjs`, source.replace(mutant.from, mutant.to));
+      const { MapBackend: Broken } = await importBlock("docs/STORAGE.md", "map-backend.js", (code) => code.replace(mutant.from, mutant.to));
       const cases = keyValueContract(() => new Broken(), { MemoryTool });
       const failed = [];
       for (const { name, run } of cases) {

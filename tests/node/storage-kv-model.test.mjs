@@ -10,30 +10,17 @@
 //
 // More: KV_MODEL_SEEDS=20 KV_MODEL_TRIALS=400 node --test tests/node/storage-kv-model.test.mjs
 
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { KeyValueStorage } from "../../src/js/index-node.js";
-import { blocksOf } from "../consumers/doc-blocks.mjs";
+import { importBlock } from "../consumers/doc-blocks.mjs";
 
 const SEEDS = Number(process.env.KV_MODEL_SEEDS ?? 3);
 const TRIALS = Number(process.env.KV_MODEL_TRIALS ?? 120);
 
-const dir = await mkdtemp(path.join(tmpdir(), "kv-model-"));
-after(() => rm(dir, { recursive: true, force: true }));
-/** @param {string} file */
-async function fromDoc(file) {
-  const code = (await blocksOf("docs/STORAGE.md")).find((b) => b.file === file)?.code;
-  assert.ok(code, file);
-  await writeFile(path.join(dir, `${file}.mjs`), code);
-  return import(pathToFileURL(path.join(dir, `${file}.mjs`)).href);
-}
-const { MapBackend } = await fromDoc("map-backend.js");
-const { IndexedDbBackend } = await fromDoc("indexeddb-backend.js");
+const { MapBackend } = await importBlock("docs/STORAGE.md", "map-backend.js");
+const { IndexedDbBackend } = await importBlock("docs/STORAGE.md", "indexeddb-backend.js");
 
 /** A seeded generator (a linear congruential one: the same seed, the same run). */
 function random(seed) {

@@ -5,14 +5,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { MemoryTool, KeyValueStorage, IndexedDbStorage } from "../../src/js/index-node.js";
 import { countRequests } from "./fixtures/count-requests.mjs";
-import { blocksOf } from "../consumers/doc-blocks.mjs";
+import { importBlock } from "../consumers/doc-blocks.mjs";
 
 const SCRIPT = [
   { command: "create", path: "/memories/a.md", file_text: "hello\nworld\n" },
@@ -39,34 +35,26 @@ async function costs(storage) {
 }
 
 test("rounds/requests per command: KeyValueStorage over the doc's IndexedDB backend, and IndexedDbStorage", async (t) => {
-  const dir = await mkdtemp(path.join(tmpdir(), "kv-rounds-"));
-  try {
-    const code = (await blocksOf("docs/STORAGE.md")).find((b) => b.file === "indexeddb-backend.js")?.code;
-    assert.ok(code);
-    await writeFile(path.join(dir, "backend.mjs"), code);
-    const { IndexedDbBackend } = await import(pathToFileURL(path.join(dir, "backend.mjs")).href);
-    const kv = await costs(new KeyValueStorage(new IndexedDbBackend({ indexedDB: new IDBFactory(), IDBKeyRange })));
-    const native = await costs(new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }));
-    for (const [i, line] of kv.entries()) t.diagnostic(`KeyValueStorage ${line}; IndexedDbStorage ${native[i].split(": ")[1]}`);
-    assert.deepEqual(kv, [
-      "create /memories/a.md: 4/24",
-      "view /memories/a.md: 1/2",
-      "view /memories: 1/2",
-      "str_replace /memories/a.md: 2/18",
-      "insert /memories/a.md: 2/18",
-      "rename /memories/a.md: 3/25",
-      "delete /memories/b.md: 3/17",
-    ]);
-    assert.deepEqual(native, [
-      "create /memories/a.md: 1/8",
-      "view /memories/a.md: 1/2",
-      "view /memories: 1/1",
-      "str_replace /memories/a.md: 1/9",
-      "insert /memories/a.md: 1/9",
-      "rename /memories/a.md: 1/11",
-      "delete /memories/b.md: 1/7",
-    ]);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { IndexedDbBackend } = await importBlock("docs/STORAGE.md", "indexeddb-backend.js");
+  const kv = await costs(new KeyValueStorage(new IndexedDbBackend({ indexedDB: new IDBFactory(), IDBKeyRange })));
+  const native = await costs(new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }));
+  for (const [i, line] of kv.entries()) t.diagnostic(`KeyValueStorage ${line}; IndexedDbStorage ${native[i].split(": ")[1]}`);
+  assert.deepEqual(kv, [
+    "create /memories/a.md: 4/24",
+    "view /memories/a.md: 1/2",
+    "view /memories: 1/2",
+    "str_replace /memories/a.md: 2/18",
+    "insert /memories/a.md: 2/18",
+    "rename /memories/a.md: 3/25",
+    "delete /memories/b.md: 3/17",
+  ]);
+  assert.deepEqual(native, [
+    "create /memories/a.md: 1/8",
+    "view /memories/a.md: 1/2",
+    "view /memories: 1/1",
+    "str_replace /memories/a.md: 1/9",
+    "insert /memories/a.md: 1/9",
+    "rename /memories/a.md: 1/11",
+    "delete /memories/b.md: 1/7",
+  ]);
 });
