@@ -399,7 +399,6 @@ impl VersionRecord {
     }
 }
 
-/// Lowercase hex SHA-256 of `bytes`.
 /// The content key of bytes a head writes at file key `path` as version `version_id`: the
 /// path, `\0`, the version id. A file's newest bytes are then found by its key alone
 /// (`Read::HeadContent`), in the round that reads its record; a path holds no control
@@ -409,6 +408,7 @@ pub(crate) fn content_key(path: &str, version_id: &str) -> String {
     crate::format::render::cat(&[path, "\0", version_id])
 }
 
+/// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(bytes);

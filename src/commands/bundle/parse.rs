@@ -9,7 +9,7 @@ use crate::format::sort::sort_strs;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
 use crate::model::path::{ancestor_keys, parse_store_path};
-use crate::model::record::{sha256_hex, Change, VersionRecord};
+use crate::model::record::{content_key, sha256_hex, Change, VersionRecord};
 use crate::model::time::parse_rfc3339;
 use std::collections::{HashMap, HashSet};
 
@@ -238,6 +238,12 @@ impl Bundle {
                     &[&what],
                 )));
             }
+            // Its bytes go under the key a head of that path and id writes, so a file whose
+            // head it is finds them in the round that reads its record (`content_key`).
+            let content = bytes.as_ref().map(|_| {
+                path.as_deref()
+                    .map_or_else(|| id.clone(), |p| content_key(p, &id))
+            });
             let created_by = match item.field("created_by") {
                 Some(actor @ Json::Object(_)) => write_value(actor),
                 _ => "null".to_string(),
@@ -253,7 +259,7 @@ impl Bundle {
                             .map(|n| n.max(0) as u64)
                     }),
                     sha256,
-                    content: bytes.as_ref().map(|_| id.clone()),
+                    content,
                     created_at: time_field(item, "created_at", &what)?,
                     created_by,
                     redacted_at,
