@@ -491,7 +491,9 @@ const bench = {
         await tool.export();
         exportSamples.push(performance.now() - started);
       }
+      const imported = compare ? await importCases(await tool.export(), label, Math.min(runs, 3)) : [];
       return [
+        ...imported,
         {
           suite: "chromium-stream",
           case: `exportBlob, ${label}`,
@@ -678,6 +680,78 @@ async function pair({ runs, warmup, ours, floor: floorRun, prepareFloor, afterOu
  * @param {number} fileBytes
  * @param {number[]} docs
  */
+/**
+ * `import(bundle)` into a fresh empty IndexedDB store, `runs` times (alternately with a bulk
+ * put of the same memories, one record `{ path, content, size, updatedAt }` each into one
+ * object store in one transaction: what a hand-written idb version does), with the longest
+ * main-thread stall while each ran.
+ * @param {any} bundle
+ * @param {string} label
+ * @param {number} runs
+ */
+async function importCases(bundle, label, runs) {
+  const samples = [];
+  const bulk = [];
+  let stall = 0;
+  let longTask = 0;
+  let bulkStall = 0;
+  for (let i = 0; i < runs; i++) {
+    const store = `stream-import-${i}`;
+    const tool = await MemoryTool.open({ store, storage: "indexeddb", limits: LIMITS });
+    let probe = stallProbe();
+    let started = performance.now();
+    await tool.import(bundle);
+    samples.push(performance.now() - started);
+    let seen = await probe.stop();
+    stall = Math.max(stall, seen.gap);
+    longTask = Math.max(longTask, seen.longTask);
+    tool.close();
+    console.log(`bench-stream: import ${label} run ${i + 1}: ${Math.round(samples.at(-1) ?? 0)} ms, longest stall ${Math.round(seen.gap)} ms, longest long task ${Math.round(seen.longTask)} ms`);
+    await new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(store);
+
+    const name = `bench-stream-bulk-${i}`;
+    const db = await new Promise((resolve, reject) => {
+      const open = indexedDB.open(name, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore("files", { keyPath: "path" });
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    probe = stallProbe();
+    started = performance.now();
+    await new Promise((resolve, reject) => {
+      const tx = db.transaction("files", "readwrite");
+      const files = tx.objectStore("files");
+      for (const m of bundle.memories) {
+        files.put({ path: m.path, content: m.content, size: m.content_size_bytes, updatedAt: Date.parse(m.updated_at) });
+      }
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+    bulk.push(performance.now() - started);
+    seen = await probe.stop();
+    bulkStall = Math.max(bulkStall, seen.gap);
+    db.close();
+    await new Promise((resolve) => {
+      const del = indexedDB.deleteDatabase(name);
+      del.onsuccess = del.onerror = () => resolve(undefined);
+    });
+  }
+  const median = summarize(samples).median_ms;
+  const bulkMedian = summarize(bulk).median_ms;
+  return [
+    {
+      suite: "chromium-stream",
+      case: `import into an empty store, ${label}`,
+      ...summarize(samples),
+      max_stall_ms: Math.round(stall * 10) / 10,
+      longest_long_task_ms: Math.round(longTask * 10) / 10,
+      bulk_put_median_ms: bulkMedian,
+      bulk_put_max_stall_ms: Math.round(bulkStall * 10) / 10,
+      ratio_bulk_put: Math.round((median / bulkMedian) * 100) / 100,
+    },
+  ];
+}
+
 /**
  * Watches the main thread until `stop()`: the biggest gap between ticks of a 4 ms interval
  * (what a page's input or animation would have waited) and the longest long task reported.

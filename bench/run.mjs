@@ -436,6 +436,13 @@ function render(machine, rows) {
       "  longest stall: the biggest gap between ticks of a 4 ms setInterval while it ran (what input or an",
       "  animation would have waited); wasm: memory.buffer.byteLength before the first run and after the last;",
       "  first run: the page's first exportBlob (untimed in the median: V8 has not optimized the code yet).",
+      ...stream
+        .filter((r) => typeof r.ratio_bulk_put === "number")
+        .map(
+          (r) =>
+            `  ${r.case}: ${formatMs(r.median_ms)} against ${formatMs(r.bulk_put_median_ms)} for a bulk put of one record per memory ` +
+            `into one object store (${r.ratio_bulk_put}×; its longest stall ${formatMs(r.bulk_put_max_stall_ms)})`,
+        ),
     );
   }
 

@@ -309,18 +309,18 @@ impl Task {
             .ok_or_else(|| js_error("the command has not finished"))
     }
 
-    /// The bytes of `putContent` write number `index`.
+    /// The bytes of write number `index`, a `putContent` (its `"bytes"` in the outcome).
     #[wasm_bindgen(js_name = writeBytes)]
     pub fn write_bytes(&self, index: usize) -> Result<js_sys::Uint8Array, JsValue> {
         // Copied once, from wasm memory into a new JS array (a `Vec` return would be copied
         // twice: into the Vec, then out of it).
         self.inner
             .outcome()
-            .and_then(|o| o.content_writes().nth(index))
+            .and_then(|o| o.content_write(index))
             .map(js_sys::Uint8Array::from)
             .ok_or_else(|| {
                 js_error(fill(
-                    "no content write number {}",
+                    "write number {} puts no content",
                     &[&decimal(index as u64)],
                 ))
             })

@@ -330,32 +330,55 @@ export async function perform(handles, task, options = {}) {
       return;
     }
     const tx = /** @type {Site} */ (current).tx;
-    // Take every byte array from the core before the first request, so a failure of the
-    // core cannot leave the transaction half written.
-    const bytes = writes.map((write) =>
-      write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined,
-    );
-    if (!progress || outcome.isError) {
-      writes.forEach((write, i) => issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core));
-      if (writes.length > 0) tx.finish?.(finishing);
-      return;
-    }
-    // A transaction carries out its requests in order, so a cheap read issued after a batch
-    // of writes answers once that batch is done: progress without asking storage for more
-    // than the interface has.
     const total = writes.length;
+    const told = !progress || outcome.isError ? undefined : progress;
+    // Every 1% of the writes, a cheap read: a transaction carries out its requests in order,
+    // so it answers once the writes before it are done (progress without asking storage for
+    // more than the interface has).
     const step = Math.max(1, Math.floor(total / 100));
-    notify(progress, 0, total);
-    writes.forEach((write, i) => {
-      issueWrite(tx, write, /** @type {Uint8Array} */ (bytes[i]), core);
-      const done = i + 1;
-      if (done % step === 0 || done === total) {
+    if (told) notify(told, 0, total);
+    let next = 0;
+    /**
+     * Issues the writes from `next` on, a slice at a time: each slice's bytes taken from the
+     * core and its requests issued when the slice before it is done (a cheap read after it
+     * answers), so a big import leaves the page free between slices and the bytes the JS
+     * holds are a slice's. A failure of the core within a later slice throws inside a
+     * request's callback, which aborts the transaction: nothing is written.
+     */
+    const issueSlices = () => {
+      for (;;) {
+        const end = sliceEnd(writes, next);
+        const bytes = writes
+          .slice(next, end)
+          .map((write) => (write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined));
+        for (let i = next; i < end; i++) {
+          issueWrite(tx, writes[i], /** @type {Uint8Array} */ (bytes[i - next]), core);
+          const done = i + 1;
+          if (told && (done % step === 0 || done === total)) {
+            tx.getFile("", () => {
+              if (!settled) notify(told, done, total);
+            });
+          }
+        }
+        next = end;
+        if (next >= total) {
+          if (total > 0) tx.finish?.(finishing);
+          return;
+        }
+        // The next slice goes from this read's answer; a storage that answers at once
+        // (inside the call) continues this loop instead, so the stack does not grow.
+        let inside = true;
+        let answeredInside = false;
         tx.getFile("", () => {
-          if (!settled) notify(progress, done, total);
+          if (settled) return;
+          if (inside) answeredInside = true;
+          else issueSlices();
         });
+        inside = false;
+        if (!answeredInside) return;
       }
-    });
-    if (total > 0) tx.finish?.(finishing);
+    };
+    issueSlices();
   };
 
   try {
@@ -391,6 +414,29 @@ export async function perform(handles, task, options = {}) {
     settled = true;
     task.free();
   }
+}
+
+/** At most this many write requests in one slice of a command's writes (see `perform`). */
+export const SLICE_WRITES = 1024;
+/** At most about this many bytes of content in one slice (a slice holds one write at least). */
+export const SLICE_BYTES = 1 << 20;
+
+/**
+ * Where the slice of `writes` that starts at `from` ends (exclusive): SLICE_WRITES requests
+ * or SLICE_BYTES of content, whichever comes first, and one write at least.
+ * @param {ReadonlyArray<{ op: string, size?: number }>} writes
+ * @param {number} from
+ */
+function sliceEnd(writes, from) {
+  let bytes = 0;
+  let end = from;
+  while (end < writes.length && end - from < SLICE_WRITES) {
+    const write = writes[end];
+    bytes += write.op === "putContent" && typeof write.size === "number" ? write.size : 0;
+    end += 1;
+    if (bytes >= SLICE_BYTES) break;
+  }
+  return end;
 }
 
 /**

@@ -298,12 +298,13 @@ impl Outcome {
         }
     }
 
-    /// The bytes of each `putContent` write, in order (the `"bytes"` index of `to_json`).
-    pub fn content_writes(&self) -> impl Iterator<Item = &[u8]> {
-        self.writes.iter().filter_map(|w| match w {
-            Write::PutContent { bytes, .. } => Some(bytes.as_slice()),
+    /// The bytes of write number `index` (the `"bytes"` of a `putContent` in `to_json`), if it
+    /// is a `putContent`: found at its place, so taking every write's bytes is linear.
+    pub fn content_write(&self, index: usize) -> Option<&[u8]> {
+        match self.writes.get(index) {
+            Some(Write::PutContent { bytes, .. }) => Some(bytes.as_slice()),
             _ => None,
-        })
+        }
     }
 }
 

@@ -231,7 +231,8 @@ impl Answer {
 
 impl Outcome {
     /// `{"content":…,"isError":…,"code"?:…,"writes":[…],"value"?:…}`; a `putContent` write
-    /// carries `"bytes": n`, the index of its bytes (see `content_writes`).
+    /// carries `"bytes": n`, its own place in `writes` (see `content_write`), and `"size"`,
+    /// how many bytes it puts.
     pub fn to_json(&self) -> String {
         self.json(true)
     }
@@ -262,7 +263,6 @@ impl Outcome {
             write_str(&mut out, code.as_str());
         }
         out.push_str(",\"writes\":[");
-        let mut blobs = 0;
         for (i, write) in self.writes.iter().enumerate() {
             if i > 0 {
                 out.push(',');
@@ -292,13 +292,14 @@ impl Outcome {
                     }
                     out.push('}');
                 }
-                Write::PutContent { id, .. } => {
+                Write::PutContent { id, bytes } => {
                     out.push_str("{\"op\":\"putContent\",\"id\":");
                     write_str(&mut out, id);
                     out.push_str(",\"bytes\":");
-                    push_decimal(&mut out, blobs, 0);
+                    push_decimal(&mut out, i as u64, 0);
+                    out.push_str(",\"size\":");
+                    push_decimal(&mut out, bytes.len() as u64, 0);
                     out.push('}');
-                    blobs += 1;
                 }
                 Write::DeleteContent(id) => {
                     out.push_str("{\"op\":\"deleteContent\",\"id\":");
@@ -369,7 +370,35 @@ impl Detail {
 #[cfg(test)]
 mod tests {
     use super::{Answer, Decision, Read};
-    use crate::protocol::WriteKind;
+    use crate::protocol::{Outcome, Write, WriteKind};
+
+    #[test]
+    fn a_content_writes_bytes_are_found_at_the_place_its_json_names() {
+        let put = |id: &str, bytes: &[u8]| Write::PutContent {
+            id: id.into(),
+            bytes: bytes.to_vec(),
+        };
+        let writes = vec![
+            Write::DeleteContent("gone".into()),
+            put("a", b"one"),
+            Write::DeleteContent("gone too".into()),
+            put("b", b"four"),
+        ];
+        let outcome = Outcome::value("{}".into(), writes);
+        let json = outcome.to_json();
+        assert!(
+            json.contains(r#"{"op":"putContent","id":"a","bytes":1,"size":3}"#),
+            "{json}"
+        );
+        assert!(
+            json.contains(r#"{"op":"putContent","id":"b","bytes":3,"size":4}"#),
+            "{json}"
+        );
+        assert_eq!(outcome.content_write(1), Some(&b"one"[..]));
+        assert_eq!(outcome.content_write(3), Some(&b"four"[..]));
+        assert_eq!(outcome.content_write(0), None);
+        assert_eq!(outcome.content_write(9), None);
+    }
 
     #[test]
     fn bytes_answer_a_content_read_and_rewrite_a_policy_read() {

@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { MemoryTool, IndexedDbStorage } from "../../src/js/index-node.js";
+import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "../../src/js/index-node.js";
+import { Task } from "../../pkg/memory_tool_wasm.js";
 import { countRequests } from "./fixtures/count-requests.mjs";
 
 const storage = () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
@@ -35,6 +36,104 @@ for (const edited of [false, true]) {
       assert.match(result.content, edited ? /edited/ : /line/);
       assert.equal(counts.rounds, 1, `${path}: ${JSON.stringify(counts)}`);
     }
+    memory.close();
+  });
+}
+
+/**
+ * `inner` behind a storage that counts, per transaction, the write requests issued between two
+ * answers of reads (a burst: what one turn of the page issues), and the most in one burst.
+ */
+function bursts(inner) {
+  const seen = { most: 0, bursts: 0, writes: 0 };
+  const WRITES = new Set(["putFile", "deleteFile", "putContent", "deleteContent", "putVersion", "deleteVersion", "putClock"]);
+  const wrap = (tx) => {
+    let burst = 0;
+    const answered = () => {
+      if (burst > 0) seen.bursts += 1;
+      burst = 0;
+    };
+    return new Proxy(tx, {
+      get(target, name) {
+        const value = target[name];
+        if (typeof value !== "function") return value;
+        return (...args) => {
+          if (WRITES.has(String(name))) {
+            burst += 1;
+            seen.writes += 1;
+            seen.most = Math.max(seen.most, burst);
+          }
+          const wrapped = args.map((a) => (typeof a === "function" ? (...r) => (answered(), a(...r)) : a));
+          return value.apply(target, wrapped);
+        };
+      },
+    });
+  };
+  const handle = (inner) =>
+    new Proxy(inner, {
+      get: (t, n) =>
+        n === "transaction"
+          ? (mode, body, options) => t.transaction(mode, (tx) => body(wrap(tx)), options)
+          : typeof t[n] === "function"
+            ? t[n].bind(t)
+            : t[n],
+    });
+  const storage = new Proxy(inner, {
+    get: (t, n) => (n === "open" ? async (store) => handle(await t.open(store)) : typeof t[n] === "function" ? t[n].bind(t) : t[n]),
+  });
+  return { storage, seen };
+}
+
+test("a big import's writes go out in slices of at most SLICE_WRITES, each from an answer; progress from 0 to the total", async () => {
+  const { SLICE_WRITES } = await import("../../src/js/driver.js");
+  const bundle = await bundleOf(800);
+  for (const [name, make] of [
+    ["IndexedDbStorage", storage],
+    ["InMemoryStorage", () => new InMemoryStorage()],
+  ]) {
+    const counted = bursts(make());
+    const memory = await MemoryTool.open({ storage: counted.storage, store: "sliced" });
+    const told = [];
+    const before = counted.seen.writes;
+    const result = await memory.import(bundle, { onProgress: (p) => told.push(p) });
+    assert.equal(result.imported, 800, name);
+    const writes = counted.seen.writes - before;
+    assert.ok(writes > 2 * SLICE_WRITES, `${name}: ${writes} writes`);
+    assert.ok(counted.seen.most <= SLICE_WRITES, `${name}: ${counted.seen.most} writes in one burst`);
+    assert.ok(counted.seen.bursts >= Math.ceil(writes / SLICE_WRITES), `${name}: ${JSON.stringify(counted.seen)}`);
+    assert.deepEqual(told[0], { done: 0, total: told.at(-1).total }, name);
+    assert.equal(told.at(-1).done, told.at(-1).total, name);
+    for (let i = 1; i < told.length; i++) assert.ok(told[i].done > told[i - 1].done, `${name}: progress goes forward`);
+    assert.ok(told.length >= 50, `${name}: ${told.length} progress calls`);
+    assert.equal((await memory.memories.list()).length, 800, name);
+    memory.close();
+  }
+});
+
+for (const [name, make] of [
+  ["IndexedDbStorage", storage],
+  ["InMemoryStorage", () => new InMemoryStorage()],
+]) {
+  test(`${name}: a failure of the core in a later slice of an import aborts its transaction: nothing is imported`, async () => {
+    const { SLICE_WRITES } = await import("../../src/js/driver.js");
+    const bundle = await bundleOf(800);
+    const memory = await MemoryTool.open({ storage: make(), store: "failing" });
+    const writeBytes = Task.prototype.writeBytes;
+    let calls = 0;
+    Task.prototype.writeBytes = function (index) {
+      // Past the first slice: its writes are already issued when this throws.
+      if (++calls > SLICE_WRITES / 2) throw new Error("a broken core");
+      return writeBytes.call(this, index);
+    };
+    try {
+      await assert.rejects(memory.import(bundle), /a broken core/);
+    } finally {
+      Task.prototype.writeBytes = writeBytes;
+    }
+    assert.ok(calls > SLICE_WRITES / 2);
+    assert.deepEqual(await memory.memories.list(), []);
+    const usage = await memory.usage();
+    assert.deepEqual([usage.files, usage.bytes], [0, 0]);
     memory.close();
   });
 }

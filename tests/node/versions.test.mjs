@@ -711,7 +711,8 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       assert.deepEqual(await m.import(bundle), { imported: 3, overwritten: 0, skipped: 0, unchanged: 0, versions: 5 });
       assert.deepEqual(await m.versions.prune(), { pruned_versions: 0, freed_contents: 0 });
       assert.deepEqual((await rawVersionIds(backend)).sort(), Object.values(V).sort());
-      assert.equal(await rawContent(backend, V.a1), "a1");
+      // An imported version's bytes are under the key its head would have: `{path}\0{id}`.
+      assert.equal(await rawContent(backend, `/a.md\u0000${V.a1}`), "a1");
 
       // Opening with the default 30 days prunes a1, replaced 50 days ago, and frees its bytes;
       // b1 was written 45 days ago but replaced only 10 days ago, so it stays restorable
@@ -719,9 +720,9 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       const pruning = await MemoryTool.open({ storage: backend.storage(), store: STORE });
       await pruning.memories.list(); // after the prune of the open
       assert.deepEqual((await rawVersionIds(backend)).sort(), [V.a2, V.b1, V.b2, V.c1].sort());
-      assert.equal(await rawContent(backend, V.a1), undefined);
-      assert.equal(await rawContent(backend, V.b1), "b1");
-      assert.equal(await rawContent(backend, V.a2), "a2");
+      assert.equal(await rawContent(backend, `/a.md\u0000${V.a1}`), undefined);
+      assert.equal(await rawContent(backend, `/b.md\u0000${V.b1}`), "b1");
+      assert.equal(await rawContent(backend, `/a.md\u0000${V.a2}`), "a2");
       assert.deepEqual((await pruning.memories.list()).map((x) => x.path), ["/a.md", "/b.md", "/c.md"]);
       assert.equal((await pruning.memories.get("mem_a")).content, "a2");
 
@@ -732,8 +733,8 @@ for (const [name, makeBackend] of Object.entries(backends)) {
       await short.memories.delete("mem_c");
       const result = await short.versions.prune();
       assert.deepEqual(result, { pruned_versions: 0, freed_contents: 0 });
-      assert.equal(await rawContent(backend, V.b1), undefined);
-      assert.equal(await rawContent(backend, V.c1), "c1");
+      assert.equal(await rawContent(backend, `/b.md\u0000${V.b1}`), undefined);
+      assert.equal(await rawContent(backend, `/c.md\u0000${V.c1}`), "c1");
       assert.equal((await allVersions(short, { memory_id: "mem_c" })).length, 2);
       assert.equal((await short.memories.get("mem_b")).content, "b2");
       assert.equal((await short.versions.restore(V.c1)).path, "/c.md");
