@@ -829,7 +829,8 @@ export async function buildSnapshot(files, fileBytes, docs) {
  */
 export async function buildHistory(versions) {
   const storage = new InMemoryStorage();
-  const maker = await MemoryTool.open({ store: "history", storage, limits: LIMITS });
+  // The history budget (100 versions a memory by default) would prune it: raised to hold them.
+  const maker = await MemoryTool.open({ store: "history", storage, limits: { ...LIMITS, maxVersionsPerMemory: versions } });
   try {
     for (let i = 0; i < versions; i++) await maker.writeFile("/memories/edited.md", `take ${i}\n`);
   } finally {
