@@ -131,3 +131,35 @@ fn bytes_found_under_the_path_are_believed_only_when_the_record_names_them() {
         (numbered("/memories/b.md", "moved a"), 2)
     );
 }
+
+#[test]
+fn a_file_imported_with_its_history_is_viewed_in_one_round() {
+    let mut source = MemStore::new(Config::default());
+    create(&mut source, "/memories/a.md", "alpha");
+    run(
+        &mut source,
+        r#"{"command":"str_replace","path":"/memories/a.md","old_str":"alpha","new_str":"beta"}"#,
+    );
+    let export = source.run(Operation::host(
+        r#"{"call":"export","include_versions":true}"#,
+    ));
+    assert!(!export.is_error(), "{}", export.text_content());
+    let bundle = export.value.unwrap_or_default();
+    let mut store = MemStore::new(Config::default());
+    let imported = store.run(Operation::host(&format!(
+        r#"{{"call":"import","bundle":{bundle}}}"#
+    )));
+    assert!(!imported.is_error(), "{}", imported.text_content());
+    assert_eq!(
+        view(&mut store, "/memories/a.md"),
+        (numbered("/memories/a.md", "beta"), 1)
+    );
+    // The head's bytes under the key a head of that path writes, and the version names it.
+    let record = store.files.get("/a.md").cloned().expect("the record");
+    let head = record.version.clone().expect("a head version");
+    assert_eq!(record.content, format!("/a.md\u{0}{head}"));
+    assert_eq!(
+        store.versions.get(&head).and_then(|v| v.content.clone()),
+        Some(record.content.clone())
+    );
+}
