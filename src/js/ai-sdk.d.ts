@@ -13,8 +13,10 @@ export interface MemoryToolOptions {
   /**
    * An `@ai-sdk/anthropic` provider: `anthropic` (the default instance) or one from
    * `createAnthropic({ … })`. Its `tools.memory_20250818` builds the definition sent to the API.
+   * Typed as any object, not as `ai`'s `Tool`: npm may install `@ai-sdk/anthropic` with a copy
+   * of `@ai-sdk/provider-utils` other than `ai`'s, whose `Tool` types then do not match.
    */
-  anthropic: { tools: { memory_20250818: (...args: any[]) => Tool<any, any> } };
+  anthropic: { tools: { memory_20250818: (...args: any[]) => object } };
 }
 
 /** What the tool's `execute` gives: the result as the core wrote it. */
