@@ -339,20 +339,19 @@ export async function perform(handles, task, options = {}) {
     if (told) notify(told, 0, total);
     let next = 0;
     /**
-     * Issues the writes from `next` on, a slice at a time: each slice's bytes taken from the
-     * core and its requests issued when the slice before it is done (a cheap read after it
-     * answers), so a big import leaves the page free between slices and the bytes the JS
-     * holds are a slice's. A failure of the core within a later slice throws inside a
+     * Issues the writes from `next` on, a slice at a time, each write's bytes taken from the
+     * core as it goes out; a slice's requests are issued when the slice before it is done (a
+     * cheap read after it answers), so a big import leaves the page free between slices and
+     * the bytes the JS holds are a slice's. A failure of the core throws inside the body or a
      * request's callback, which aborts the transaction: nothing is written.
      */
     const issueSlices = () => {
       for (;;) {
         const end = sliceEnd(writes, next);
-        const bytes = writes
-          .slice(next, end)
-          .map((write) => (write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined));
         for (let i = next; i < end; i++) {
-          issueWrite(tx, writes[i], /** @type {Uint8Array} */ (bytes[i - next]), core);
+          const write = writes[i];
+          const bytes = write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined;
+          issueWrite(tx, write, /** @type {Uint8Array} */ (bytes), core);
           const done = i + 1;
           if (told && (done % step === 0 || done === total)) {
             tx.getFile("", () => {
