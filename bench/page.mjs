@@ -15,6 +15,7 @@ import { InMemoryStorage, IndexedDbStorage, MemoryTool } from "../src/js/index.j
 import init from "../pkg/memory_tool_wasm.js";
 import * as floor from "./baseline.mjs";
 import { alternatives } from "./alternatives/page-cases.mjs";
+import { openIdbMemory } from "./alternatives/idb.mjs";
 import { summarize } from "./stats.mjs";
 import { KB, MARKER_A, MARKER_B, SCALE_FILES, caseName, checked, kb, noteName, scaleCases, textOfSize } from "./workload.mjs";
 
@@ -681,9 +682,9 @@ async function pair({ runs, warmup, ours, floor: floorRun, prepareFloor, afterOu
  * @param {number[]} docs
  */
 /**
- * `import(bundle)` into a fresh empty IndexedDB store, `runs` times (alternately with a bulk
- * put of the same memories, one record `{ path, content, size, updatedAt }` each into one
- * object store in one transaction: what a hand-written idb version does), with the longest
+ * `import(bundle)` into a fresh empty IndexedDB store, `runs` times (alternately with the idb
+ * version's bulk put of the same memories, bench/alternatives/idb.mjs `fill`: one record
+ * `{ path, content, size, updatedAt }` each into one object store in one transaction), with the longest
  * main-thread stall while each ran.
  * @param {any} bundle
  * @param {string} label
@@ -709,32 +710,14 @@ async function importCases(bundle, label, runs) {
     console.log(`bench-stream: import ${label} run ${i + 1}: ${Math.round(samples.at(-1) ?? 0)} ms, longest stall ${Math.round(seen.gap)} ms, longest long task ${Math.round(seen.longTask)} ms`);
     await new IndexedDbStorage({ dbPrefix: OURS_PREFIX }).destroy(store);
 
-    const name = `bench-stream-bulk-${i}`;
-    const db = await new Promise((resolve, reject) => {
-      const open = indexedDB.open(name, 1);
-      open.onupgradeneeded = () => open.result.createObjectStore("files", { keyPath: "path" });
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
+    const idb = await openIdbMemory(`bench-stream-bulk-${i}`);
     probe = stallProbe();
     started = performance.now();
-    await new Promise((resolve, reject) => {
-      const tx = db.transaction("files", "readwrite");
-      const files = tx.objectStore("files");
-      for (const m of bundle.memories) {
-        files.put({ path: m.path, content: m.content, size: m.content_size_bytes, updatedAt: Date.parse(m.updated_at) });
-      }
-      tx.oncomplete = resolve;
-      tx.onerror = () => reject(tx.error);
-    });
+    await idb.fill(bundle.memories);
     bulk.push(performance.now() - started);
     seen = await probe.stop();
     bulkStall = Math.max(bulkStall, seen.gap);
-    db.close();
-    await new Promise((resolve) => {
-      const del = indexedDB.deleteDatabase(name);
-      del.onsuccess = del.onerror = () => resolve(undefined);
-    });
+    await idb.destroy();
   }
   const median = summarize(samples).median_ms;
   const bulkMedian = summarize(bulk).median_ms;
