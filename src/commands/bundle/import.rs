@@ -11,7 +11,7 @@ use crate::format::texts;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::ids::version_id_time;
 use crate::model::path::ancestor_keys;
-use crate::model::record::{content_key, FileRecord};
+use crate::model::record::FileRecord;
 use crate::model::time::rfc3339;
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write, WriteKind};
 use std::collections::{HashMap, HashSet};
@@ -178,12 +178,8 @@ pub(crate) fn import(
                         created_at: memory.created_at,
                         updated_at: memory.updated_at,
                         version: memory.head.clone(),
-                        // The head version's key (`Bundle::parse` names it): found with the record.
-                        content: memory
-                            .head
-                            .as_deref()
-                            .map(|head| content_key(&memory.key, head))
-                            .unwrap_or_default(),
+                        // The key its head version names (`Bundle::parse`).
+                        content: memory.head_content.clone().unwrap_or_default(),
                         // Not after the importing clock: a bundle cannot make a memory look
                         // used in the future (and so never expire).
                         accessed_at: memory.accessed_at.map(|at| at.min(cx.now)),

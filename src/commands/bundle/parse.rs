@@ -44,6 +44,9 @@ pub(crate) struct BundleMemory {
     /// When the memory was last used, if the bundle says (optional).
     pub(super) accessed_at: Option<i64>,
     pub(super) head: Option<String>,
+    /// The content key of its head's bytes, the one its head version names (set once the
+    /// history is read: `parse_versions`).
+    pub(super) head_content: Option<String>,
 }
 
 /// A version of a bundle, checked.
@@ -148,6 +151,7 @@ impl Bundle {
                     .field("memory_version_id")
                     .and_then(Json::as_str)
                     .map(str::to_string),
+                head_content: None,
                 id,
                 key,
                 bytes,
@@ -167,7 +171,7 @@ impl Bundle {
         }
         let versions = match json.field("versions") {
             None => None,
-            Some(Json::Array(items)) => Some(Self::parse_versions(items, &memories)?),
+            Some(Json::Array(items)) => Some(Self::parse_versions(items, &mut memories)?),
             Some(_) => return Err(invalid("`versions` must be a list".into())),
         };
         Ok(Bundle { memories, versions })
@@ -175,7 +179,7 @@ impl Bundle {
 
     fn parse_versions(
         items: &[Json],
-        memories: &[BundleMemory],
+        memories: &mut [BundleMemory],
     ) -> Result<Vec<BundleVersion>, ToolError> {
         let mut seen = HashSet::new();
         let mut versions = Vec::with_capacity(items.len());
@@ -271,22 +275,23 @@ impl Bundle {
         }
         let by_id: HashMap<&str, &BundleVersion> =
             versions.iter().map(|v| (v.record.id.as_str(), v)).collect();
-        for memory in memories {
+        for memory in memories.iter_mut() {
             if let Some(head) = &memory.head {
                 // The head holds the memory's very content (its bytes, not only a hash).
-                let ok = by_id.get(head.as_str()).is_some_and(|v| {
+                let found = by_id.get(head.as_str()).filter(|v| {
                     v.record.memory_id == memory.id
                         && v.record.path.as_deref() == Some(memory.key.as_str())
                         && v.bytes.is_some()
                         && v.record.redacted_at.is_none()
                         && v.record.sha256.as_deref() == Some(&memory.sha256)
                 });
-                if !ok {
+                let Some(version) = found else {
                     return Err(invalid(fill(
                         "{}: memory_version_id {} is not a version of it with its content",
                         &[&memory.key, head],
                     )));
-                }
+                };
+                memory.head_content = version.record.content.clone();
             }
         }
         // The history replays to the memories (ids sort in write order): a memory's newest
