@@ -533,25 +533,20 @@ class KeyValueTransaction {
   }
 
   /**
-   * Removes the id index's entry for `id` if it still names `path`.
+   * Removes the id index's entry for `id`, which the record at `path` held as this
+   * transaction read it, if the entry still names `path`. Called from the answer to that read.
+   * An id this transaction has not indexed yet is indexed as the store holds it, at the path
+   * of its one record: at `path`, since that record was read there. So the entry goes without
+   * a read of its own (which was a round more per delete). A later write of this transaction
+   * that puts the id elsewhere issues its index entry after this answer, so after this delete.
    * @param {string} id
    * @param {string} path
    */
   #unindex(id, path) {
     const known = this.#ids.get(id);
-    if (known !== undefined) {
-      if (known === path) {
-        this.#ids.set(id, null);
-        this.#kv.delete(`i${id}`);
-      }
-      return;
-    }
-    this.#kv.get(`i${id}`, (holder) => {
-      // A later write of this transaction may have given the id a path meanwhile.
-      if (this.#ids.has(id) || holder !== path) return;
-      this.#ids.set(id, null);
-      this.#kv.delete(`i${id}`);
-    });
+    if (known !== undefined && known !== path) return;
+    this.#ids.set(id, null);
+    this.#kv.delete(`i${id}`);
   }
 
   /** @param {string} path @param {number} at the moment of a file write issued there */

@@ -45,8 +45,8 @@ test("rounds/requests per command: KeyValueStorage over the doc's IndexedDB back
     "view /memories: 1/2",
     "str_replace /memories/a.md: 2/18",
     "insert /memories/a.md: 2/18",
-    "rename /memories/a.md: 3/25",
-    "delete /memories/b.md: 3/17",
+    "rename /memories/a.md: 2/25",
+    "delete /memories/b.md: 2/16",
   ]);
   assert.deepEqual(native, [
     "create /memories/a.md: 1/8",
