@@ -340,15 +340,31 @@ export async function perform(handles, task, options = {}) {
     let next = 0;
     /**
      * Issues the writes from `next` on, a slice at a time, each write's bytes taken from the
-     * core as it goes out; a slice's requests are issued when the slice before it is done (a
-     * cheap read after it answers), so a big import leaves the page free between slices and
-     * the bytes the JS holds are a slice's. A failure of the core throws inside the body or a
-     * request's callback, which aborts the transaction: nothing is written.
+     * core as it goes out. Halfway through a slice, a cheap read: its answer (after the writes
+     * before it are done) issues the next slice while the rest of this one is still carried
+     * out. So a big import leaves the page free between slices, storage is never left idle,
+     * the bytes the JS holds are a slice's, and a storage that writes its figures when its
+     * last change is done (IndexedDbStorage, KeyValueStorage) writes them once, at the end,
+     * not once per slice. A failure of the core throws inside the body or a request's
+     * callback, which aborts the transaction: nothing is written.
      */
     const issueSlices = () => {
       for (;;) {
         const end = sliceEnd(writes, next);
+        const last = end >= total;
+        const handover = last ? -1 : next + Math.floor((end - next) / 2);
+        // A storage that answers at once (inside the call) continues this loop instead of
+        // the read's callback, so the stack does not grow.
+        let inside = true;
+        let answeredInside = false;
         for (let i = next; i < end; i++) {
+          if (i === handover) {
+            tx.getFile("", () => {
+              if (settled) return;
+              if (inside) answeredInside = true;
+              else issueSlices();
+            });
+          }
           const write = writes[i];
           const bytes = write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined;
           issueWrite(tx, write, /** @type {Uint8Array} */ (bytes), core);
@@ -360,19 +376,10 @@ export async function perform(handles, task, options = {}) {
           }
         }
         next = end;
-        if (next >= total) {
+        if (last) {
           if (total > 0) tx.finish?.(finishing);
           return;
         }
-        // The next slice goes from this read's answer; a storage that answers at once
-        // (inside the call) continues this loop instead, so the stack does not grow.
-        let inside = true;
-        let answeredInside = false;
-        tx.getFile("", () => {
-          if (settled) return;
-          if (inside) answeredInside = true;
-          else issueSlices();
-        });
         inside = false;
         if (!answeredInside) return;
       }
@@ -416,9 +423,9 @@ export async function perform(handles, task, options = {}) {
 }
 
 /** At most this many write requests in one slice of a command's writes (see `perform`). */
-export const SLICE_WRITES = 1024;
+export const SLICE_WRITES = 256;
 /** At most about this many bytes of content in one slice (a slice holds one write at least). */
-export const SLICE_BYTES = 1 << 20;
+export const SLICE_BYTES = 1 << 18;
 
 /**
  * Where the slice of `writes` that starts at `from` ends (exclusive): SLICE_WRITES requests

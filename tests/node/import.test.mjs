@@ -110,6 +110,21 @@ test("a big import's writes go out in slices of at most SLICE_WRITES, each from 
   }
 });
 
+test("a big import, in many slices, writes the store's figures once, as a small one does", async () => {
+  const { SLICE_WRITES } = await import("../../src/js/driver.js");
+  for (const n of [2, 800]) {
+    const bundle = await bundleOf(n);
+    const memory = await MemoryTool.open({ storage: storage(), store: `figures-${n}` });
+    await memory.execute({ command: "view", path: "/memories" });
+    const counts = await countRequests(() => memory.import(bundle));
+    if (n === 800) assert.ok(counts["files.put"] + counts["versions.put"] > 4 * SLICE_WRITES, JSON.stringify(counts));
+    // A slice whose last change was done before the next slice began would write them again.
+    assert.equal(counts["meta.put"], 1, `${n} memories: ${JSON.stringify(counts)}`);
+    assert.equal((await memory.usage()).files, n);
+    memory.close();
+  }
+});
+
 for (const [name, make] of [
   ["IndexedDbStorage", storage],
   ["InMemoryStorage", () => new InMemoryStorage()],
