@@ -286,3 +286,19 @@ function buildTree(files) {
 function sizeTag(bytes) {
   return el("span", { className: "size", title: formatBytes(bytes) }, formatSize(bytes));
 }
+
+/**
+ * The newest change first (the tree's "recent" order, and the memory chip's).
+ * @param {TreeFile[]} list
+ */
+export function byRecent(list) {
+  return [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.path < b.path ? -1 : 1));
+}
+
+/**
+ * The longest unused first (what expires first).
+ * @param {TreeFile[]} list
+ */
+export function byLastUse(list) {
+  return [...list].sort((a, b) => (a.lastUsedAt < b.lastUsedAt ? -1 : a.lastUsedAt > b.lastUsedAt ? 1 : a.path < b.path ? -1 : 1));
+}
