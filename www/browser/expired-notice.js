@@ -57,15 +57,17 @@ export function mountExpiredNotice({ root, expiring, onDismiss }) {
           type: "button",
           className: "small",
           dataset: { testid: "expired-dismiss" },
-          onclick: () => {
-            root.hidden = true;
-            onDismiss();
-          },
+          onclick: dismiss,
         },
         "Dismiss",
       ),
     );
     root.hidden = false;
+  }
+
+  function dismiss() {
+    root.hidden = true;
+    onDismiss();
   }
 
   /** Another store is shown: what expired in the last one is not named. */

@@ -26,14 +26,11 @@ import { listFiles, toStorePath } from "./tree.js";
  */
 export function mountStoreActions({ root, session, files, selection, open, refresh, focusSearch, notify, announce }) {
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
-  const refreshButton = /** @type {HTMLButtonElement} */ ($("refresh-button"));
-  const uploadButton = /** @type {HTMLButtonElement} */ ($("upload-button"));
-  const uploadInput = /** @type {HTMLInputElement} */ ($("upload-input"));
-  const uploadDir = /** @type {HTMLInputElement} */ ($("upload-dir"));
-  const clearButton = /** @type {HTMLButtonElement} */ ($("clear-button"));
-  const newFileButton = /** @type {HTMLButtonElement} */ ($("new-file-button"));
+  const button = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ ($(id));
+  const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
+  const [refreshButton, uploadButton, clearButton, newFileButton] = ["refresh-button", "upload-button", "clear-button", "new-file-button"].map(button);
+  const [uploadInput, uploadDir, newFilePath] = ["upload-input", "upload-dir", "new-file-path"].map(field);
   const newFileForm = /** @type {HTMLFormElement} */ ($("new-file-form"));
-  const newFilePath = /** @type {HTMLInputElement} */ ($("new-file-path"));
   const newFileProblem = $("new-file-problem");
   const memory = () => session.memory;
 
