@@ -139,7 +139,7 @@ const probe = {
    * (src/js/driver.js `perform`): the IndexedDB getAllKeys of the listing store (schema
    * version 3: one `{path}\0{size}` key per file); joining the keys; TextEncoder and
    * `task.supplyUtf8` (into wasm and the core's parse); `resume` (the listing);
-   * `outcomeWithoutText()` and `text()` (out of wasm) and JSON.parse of the outcome. Beside it, the whole `tool.execute`, and what version 2 read
+   * `outcomeHead()` and `text()` (out of wasm) and JSON.parse of the outcome. Beside it, the whole `tool.execute`, and what version 2 read
    * instead: getAll of every file record.
    * @param {{ name: string, runs: number }} options
    */
@@ -182,9 +182,9 @@ const probe = {
       if (!task.resume()) throw new Error("view wanted a second round");
       if (keep) add(samples, "task.resume (listing)", t() - t0);
       t0 = t();
-      const out = task.outcomeWithoutText();
+      const out = task.outcomeHead();
       const listing = task.text();
-      if (keep) add(samples, "task.outcomeWithoutText() + text() (out of wasm)", t() - t0);
+      if (keep) add(samples, "task.outcomeHead() + text() (out of wasm)", t() - t0);
       t0 = t();
       JSON.parse(out);
       if (keep) add(samples, "JSON.parse(outcome)", t() - t0);

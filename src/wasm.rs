@@ -292,12 +292,28 @@ impl Task {
     }
 
     /// The outcome as JSON (docs/ARCHITECTURE.md), with `"content": null` where the result is
-    /// text; `text()` gives the text.
-    #[wasm_bindgen(js_name = outcomeWithoutText)]
-    pub fn outcome_without_text(&self) -> Result<String, JsValue> {
+    /// text (`text()` gives the text) and `"writeCount": n` where its writes would be
+    /// (`writes(…)` gives them, a slice at a time).
+    #[wasm_bindgen(js_name = outcomeHead)]
+    pub fn outcome_head(&self) -> Result<String, JsValue> {
         self.inner
             .outcome()
-            .map(|o| o.to_json_without_text())
+            .map(|o| o.to_json_head())
+            .ok_or_else(|| js_error("the command has not finished"))
+    }
+
+    /// The outcome's writes from number `from` on, as a JSON list: at most `max_writes`, and
+    /// none after the one whose content brings the list's to `max_bytes`; one at least while
+    /// any are left.
+    pub fn writes(
+        &self,
+        from: usize,
+        max_writes: usize,
+        max_bytes: usize,
+    ) -> Result<String, JsValue> {
+        self.inner
+            .outcome()
+            .map(|o| o.writes_json(from, max_writes, max_bytes))
             .ok_or_else(|| js_error("the command has not finished"))
     }
 

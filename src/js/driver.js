@@ -142,16 +142,35 @@ function supplyText(task, index, text) {
 }
 
 /**
- * The outcome of a finished task (`task.done()` or `task.resume()` said so). A text result
- * crosses on its own (`task.text()`), not inside the JSON: no escaping in the core, no
- * JSON.parse of it here.
+ * The outcome of a finished task (`task.done()` or `task.resume()` said so), with every write.
+ * A text result crosses on its own (`task.text()`), not inside the JSON: no escaping in the
+ * core, no JSON.parse of it here.
  * @param {Task} task
  * @returns {Outcome}
  */
 export function outcomeOf(task) {
-  const outcome = /** @type {Outcome} */ (JSON.parse(task.outcomeWithoutText()));
-  if (outcome.content === null) outcome.content = task.text();
+  const { outcome, total } = headOf(task);
+  if (total > 0) outcome.writes = JSON.parse(task.writes(0, total, ALL));
   return outcome;
+}
+
+/** No limit, as a count the core takes (a 32-bit `usize` in wasm). */
+const ALL = 2 ** 32 - 1;
+
+/**
+ * The outcome of a finished task without its writes (`writes` empty), and how many it has:
+ * the writes are then taken from the core a slice at a time (`task.writes`), so no one call
+ * turns them all to JSON and back.
+ * @param {Task} task
+ * @returns {{ outcome: Outcome, total: number }}
+ */
+function headOf(task) {
+  const { writeCount, ...head } = /** @type {Omit<Outcome, "writes"> & { writeCount: number }} */ (
+    JSON.parse(task.outcomeHead())
+  );
+  const outcome = /** @type {Outcome} */ ({ ...head, writes: [] });
+  if (outcome.content === null) outcome.content = task.text();
+  return { outcome, total: writeCount };
 }
 
 /**
@@ -318,11 +337,13 @@ export async function perform(handles, task, options = {}) {
     else round();
   };
   const finish = () => {
-    outcome = core(() => outcomeOf(task));
-    const writes = outcome.writes ?? [];
+    const head = core(() => headOf(task));
+    outcome = head.outcome;
+    const { total } = head;
+    const writes = outcome.writes;
     if (home < 0) {
       // Reading every mount, the task has no one store its writes could go to.
-      if (writes.length > 0) {
+      if (total > 0) {
         core(() => {
           throw new Error("memory-tool-wasm: a command that reads every mount asked to write");
         });
@@ -330,7 +351,6 @@ export async function perform(handles, task, options = {}) {
       return;
     }
     const tx = /** @type {Site} */ (current).tx;
-    const total = writes.length;
     const told = !progress || outcome.isError ? undefined : progress;
     // Every 1% of the writes, a cheap read: a transaction carries out its requests in order,
     // so it answers once the writes before it are done (progress without asking storage for
@@ -339,20 +359,28 @@ export async function perform(handles, task, options = {}) {
     if (told) notify(told, 0, total);
     let next = 0;
     /**
-     * Issues the writes from `next` on, a slice at a time, each write's bytes taken from the
-     * core as it goes out. Halfway through a slice, a cheap read: its answer (after the writes
-     * before it are done) issues the next slice while the rest of this one is still carried
-     * out. So a big import leaves the page free between slices, storage is never left idle,
-     * the bytes the JS holds are a slice's, and a storage that writes its figures when its
-     * last change is done (IndexedDbStorage, KeyValueStorage) writes them once, at the end,
-     * not once per slice. A failure of the core throws inside the body or a request's
-     * callback, which aborts the transaction: nothing is written.
+     * Issues the writes from `next` on, a slice at a time (SLICE_WRITES requests or
+     * SLICE_BYTES of content, one write at least: the core cuts them), each write's bytes
+     * taken from the core as it goes out. Halfway through a slice, a cheap read: its answer
+     * (after the writes before it are done) issues the next slice while the rest of this one
+     * is still carried out. So a big import leaves the page free between slices, storage is
+     * never left idle, the writes and bytes the core hands out at once are a slice's, and a
+     * storage that writes its figures when its last change is done (IndexedDbStorage,
+     * KeyValueStorage) writes them once, at the end, not once per slice. A failure of the
+     * core throws inside the body or a request's callback, which aborts the transaction:
+     * nothing is written.
      */
     const issueSlices = () => {
       for (;;) {
-        const end = sliceEnd(writes, next);
+        const slice = /** @type {Write[]} */ (core(() => JSON.parse(task.writes(next, SLICE_WRITES, SLICE_BYTES))));
+        if (slice.length === 0) {
+          core(() => {
+            throw new Error(`memory-tool-wasm: the core has ${total} writes but gave none from ${next}`);
+          });
+        }
+        const end = next + slice.length;
         const last = end >= total;
-        const handover = last ? -1 : next + Math.floor((end - next) / 2);
+        const handover = last ? -1 : next + Math.floor(slice.length / 2);
         // A storage that answers at once (inside the call) continues this loop instead of
         // the read's callback, so the stack does not grow.
         let inside = true;
@@ -365,7 +393,8 @@ export async function perform(handles, task, options = {}) {
               else issueSlices();
             });
           }
-          const write = writes[i];
+          const write = slice[i - next];
+          writes.push(write);
           const bytes = write.op === "putContent" ? core(() => task.writeBytes(write.bytes)) : undefined;
           issueWrite(tx, write, /** @type {Uint8Array} */ (bytes), core);
           const done = i + 1;
@@ -377,14 +406,14 @@ export async function perform(handles, task, options = {}) {
         }
         next = end;
         if (last) {
-          if (total > 0) tx.finish?.(finishing);
+          tx.finish?.(finishing);
           return;
         }
         inside = false;
         if (!answeredInside) return;
       }
     };
-    issueSlices();
+    if (total > 0) issueSlices();
   };
 
   try {
@@ -426,24 +455,6 @@ export async function perform(handles, task, options = {}) {
 export const SLICE_WRITES = 256;
 /** At most about this many bytes of content in one slice (a slice holds one write at least). */
 export const SLICE_BYTES = 1 << 18;
-
-/**
- * Where the slice of `writes` that starts at `from` ends (exclusive): SLICE_WRITES requests
- * or SLICE_BYTES of content, whichever comes first, and one write at least.
- * @param {ReadonlyArray<{ op: string, size?: number }>} writes
- * @param {number} from
- */
-function sliceEnd(writes, from) {
-  let bytes = 0;
-  let end = from;
-  while (end < writes.length && end - from < SLICE_WRITES) {
-    const write = writes[end];
-    bytes += write.op === "putContent" && typeof write.size === "number" ? write.size : 0;
-    end += 1;
-    if (bytes >= SLICE_BYTES) break;
-  }
-  return end;
-}
 
 /**
  * Issues one read of the core's round on `tx`; its answer goes back through `answer`.

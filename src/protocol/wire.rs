@@ -234,16 +234,44 @@ impl Outcome {
     /// carries `"bytes": n`, its own place in `writes` (see `content_write`), and `"size"`,
     /// how many bytes it puts.
     pub fn to_json(&self) -> String {
-        self.json(true)
+        self.json(true, true)
     }
 
     /// `to_json` with `"content":null` in place of a text: the text crosses to JS on its own
     /// (`text_content`), with no escaping on the way out and no parsing on the way in.
     pub fn to_json_without_text(&self) -> String {
-        self.json(false)
+        self.json(false, true)
     }
 
-    fn json(&self, with_text: bool) -> String {
+    /// `to_json_without_text` with `"writeCount": n` in place of `"writes"`: the host takes
+    /// the writes a slice at a time (`writes_json`), so no one call turns them all to JSON.
+    pub fn to_json_head(&self) -> String {
+        self.json(false, false)
+    }
+
+    /// The writes from number `from` on, as the JSON list `to_json` has them: at most
+    /// `max_writes`, and none after the one that brings their content to `max_bytes` or
+    /// more; one at least, while any are left (an empty list past the end).
+    pub fn writes_json(&self, from: usize, max_writes: usize, max_bytes: usize) -> String {
+        let mut out = String::from("[");
+        let mut bytes = 0usize;
+        for (i, write) in self.writes.iter().enumerate().skip(from) {
+            if i > from {
+                if i - from >= max_writes || bytes >= max_bytes {
+                    break;
+                }
+                out.push(',');
+            }
+            if let Write::PutContent { bytes: b, .. } = write {
+                bytes = bytes.saturating_add(b.len());
+            }
+            write_json(&mut out, i, write);
+        }
+        out.push(']');
+        out
+    }
+
+    fn json(&self, with_text: bool, with_writes: bool) -> String {
         let mut out = String::from("{\"content\":");
         match &self.content {
             Content::Text(t) if with_text => out.push_str(&quote(t)),
@@ -262,73 +290,19 @@ impl Outcome {
             out.push_str(",\"code\":");
             write_str(&mut out, code.as_str());
         }
-        out.push_str(",\"writes\":[");
-        for (i, write) in self.writes.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
+        if with_writes {
+            out.push_str(",\"writes\":[");
+            for (i, write) in self.writes.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(&mut out, i, write);
             }
-            match write {
-                Write::PutFile {
-                    record,
-                    previous_size,
-                } => {
-                    out.push_str("{\"op\":\"putFile\",\"record\":");
-                    record.write_json(&mut out);
-                    out.push_str(",\"previousSize\":");
-                    match previous_size {
-                        Some(size) => push_decimal(&mut out, *size, 0),
-                        None => out.push_str("null"),
-                    }
-                    out.push('}');
-                }
-                Write::DeleteFile { path, size, tree } => {
-                    out.push_str("{\"op\":\"deleteFile\",\"path\":");
-                    write_str(&mut out, path);
-                    out.push_str(",\"size\":");
-                    push_decimal(&mut out, *size, 0);
-                    if let Some(tree) = tree {
-                        out.push_str(",\"tree\":");
-                        write_str(&mut out, tree);
-                    }
-                    out.push('}');
-                }
-                Write::PutContent { id, bytes } => {
-                    out.push_str("{\"op\":\"putContent\",\"id\":");
-                    write_str(&mut out, id);
-                    out.push_str(",\"bytes\":");
-                    push_decimal(&mut out, i as u64, 0);
-                    out.push_str(",\"size\":");
-                    push_decimal(&mut out, bytes.len() as u64, 0);
-                    out.push('}');
-                }
-                Write::DeleteContent(id) => {
-                    out.push_str("{\"op\":\"deleteContent\",\"id\":");
-                    write_str(&mut out, id);
-                    out.push('}');
-                }
-                Write::PutVersion(record) => {
-                    out.push_str("{\"op\":\"putVersion\",\"record\":");
-                    record.write_json(&mut out);
-                    out.push('}');
-                }
-                Write::KeepVersion(record) => {
-                    out.push_str("{\"op\":\"keepVersion\",\"record\":");
-                    record.write_json(&mut out);
-                    out.push('}');
-                }
-                Write::DeleteVersion(id) => {
-                    out.push_str("{\"op\":\"deleteVersion\",\"id\":");
-                    write_str(&mut out, id);
-                    out.push('}');
-                }
-                Write::PutClock(clock) => {
-                    out.push_str("{\"op\":\"putClock\",\"clock\":");
-                    clock.write_json(&mut out);
-                    out.push('}');
-                }
-            }
+            out.push(']');
+        } else {
+            out.push_str(",\"writeCount\":");
+            push_decimal(&mut out, self.writes.len() as u64, 0);
         }
-        out.push(']');
         if !self.touched.is_empty() {
             out.push_str(",\"touched\":[");
             for (i, key) in self.touched.iter().enumerate() {
@@ -345,6 +319,70 @@ impl Outcome {
         }
         out.push('}');
         out
+    }
+}
+
+/// Write number `i` of an outcome as JSON; a `putContent` names its bytes by `i`.
+fn write_json(out: &mut String, i: usize, write: &Write) {
+    match write {
+        Write::PutFile {
+            record,
+            previous_size,
+        } => {
+            out.push_str("{\"op\":\"putFile\",\"record\":");
+            record.write_json(out);
+            out.push_str(",\"previousSize\":");
+            match previous_size {
+                Some(size) => push_decimal(out, *size, 0),
+                None => out.push_str("null"),
+            }
+            out.push('}');
+        }
+        Write::DeleteFile { path, size, tree } => {
+            out.push_str("{\"op\":\"deleteFile\",\"path\":");
+            write_str(out, path);
+            out.push_str(",\"size\":");
+            push_decimal(out, *size, 0);
+            if let Some(tree) = tree {
+                out.push_str(",\"tree\":");
+                write_str(out, tree);
+            }
+            out.push('}');
+        }
+        Write::PutContent { id, bytes } => {
+            out.push_str("{\"op\":\"putContent\",\"id\":");
+            write_str(out, id);
+            out.push_str(",\"bytes\":");
+            push_decimal(out, i as u64, 0);
+            out.push_str(",\"size\":");
+            push_decimal(out, bytes.len() as u64, 0);
+            out.push('}');
+        }
+        Write::DeleteContent(id) => {
+            out.push_str("{\"op\":\"deleteContent\",\"id\":");
+            write_str(out, id);
+            out.push('}');
+        }
+        Write::PutVersion(record) => {
+            out.push_str("{\"op\":\"putVersion\",\"record\":");
+            record.write_json(out);
+            out.push('}');
+        }
+        Write::KeepVersion(record) => {
+            out.push_str("{\"op\":\"keepVersion\",\"record\":");
+            record.write_json(out);
+            out.push('}');
+        }
+        Write::DeleteVersion(id) => {
+            out.push_str("{\"op\":\"deleteVersion\",\"id\":");
+            write_str(out, id);
+            out.push('}');
+        }
+        Write::PutClock(clock) => {
+            out.push_str("{\"op\":\"putClock\",\"clock\":");
+            clock.write_json(out);
+            out.push('}');
+        }
     }
 }
 
@@ -398,6 +436,59 @@ mod tests {
         assert_eq!(outcome.content_write(3), Some(&b"four"[..]));
         assert_eq!(outcome.content_write(0), None);
         assert_eq!(outcome.content_write(9), None);
+    }
+
+    #[test]
+    fn the_writes_come_a_slice_at_a_time_each_named_by_its_place_in_the_whole() {
+        let put = |id: &str, n: usize| Write::PutContent {
+            id: id.into(),
+            bytes: vec![b'x'; n],
+        };
+        let writes = vec![
+            Write::DeleteContent("0".into()),
+            put("1", 10),
+            put("2", 10),
+            Write::DeleteContent("3".into()),
+            put("4", 100),
+        ];
+        let outcome = Outcome::value("{}".into(), writes);
+        assert!(outcome.to_json_head().contains(r#""writeCount":5"#));
+        assert!(!outcome.to_json_head().contains("\"writes\""));
+        // At most two writes.
+        assert_eq!(
+            outcome.writes_json(0, 2, 1000),
+            r#"[{"op":"deleteContent","id":"0"},{"op":"putContent","id":"1","bytes":1,"size":10}]"#
+        );
+        // None after the one that brings the content to the bytes asked for.
+        assert_eq!(
+            outcome.writes_json(1, 10, 15),
+            r#"[{"op":"putContent","id":"1","bytes":1,"size":10},{"op":"putContent","id":"2","bytes":2,"size":10}]"#
+        );
+        // One at least, however big.
+        assert_eq!(
+            outcome.writes_json(4, 0, 0),
+            r#"[{"op":"putContent","id":"4","bytes":4,"size":100}]"#
+        );
+        assert_eq!(outcome.writes_json(5, 10, 10), "[]");
+        assert_eq!(outcome.writes_json(usize::MAX, 10, 10), "[]");
+        // The slices, joined, are the whole list.
+        let mut from = 0;
+        let mut joined = Vec::new();
+        while from < 5 {
+            let slice = outcome.writes_json(from, 2, 15);
+            let items = slice.matches("\"op\"").count();
+            assert!(items >= 1);
+            joined.push(
+                slice
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string(),
+            );
+            from += items;
+        }
+        assert!(outcome
+            .to_json()
+            .contains(&format!("\"writes\":[{}]", joined.join(","))));
     }
 
     #[test]

@@ -110,6 +110,41 @@ test("a big import's writes go out in slices of at most SLICE_WRITES, each from 
   }
 });
 
+test("a big import's writes cross from the core a slice at a time, never as one list", async () => {
+  const { SLICE_WRITES } = await import("../../src/js/driver.js");
+  const bundle = await bundleOf(800);
+  const memory = await MemoryTool.open({ storage: storage(), store: "crossing" });
+  const writes = Task.prototype.writes;
+  const heads = Task.prototype.outcomeHead;
+  const lists = [];
+  let total = 0;
+  let counted = 0;
+  Task.prototype.writes = function (...args) {
+    const text = writes.apply(this, args);
+    lists.push(JSON.parse(text).length);
+    return text;
+  };
+  Task.prototype.outcomeHead = function () {
+    const text = heads.call(this);
+    const { writeCount } = JSON.parse(text);
+    total = Math.max(total, writeCount);
+    counted += writeCount;
+    return text;
+  };
+  try {
+    await memory.import(bundle);
+  } finally {
+    Task.prototype.writes = writes;
+    Task.prototype.outcomeHead = heads;
+  }
+  assert.ok(total > 4 * SLICE_WRITES, `${total} writes`);
+  assert.ok(Math.max(...lists) <= SLICE_WRITES, `lists of ${Math.max(...lists)} writes`);
+  // Every task's writes (the import's, and any housekeeping's), each crossed once.
+  assert.equal(lists.reduce((a, b) => a + b, 0), counted);
+  assert.equal((await memory.memories.list()).length, 800);
+  memory.close();
+});
+
 test("a big import, in many slices, writes the store's figures once, as a small one does", async () => {
   const { SLICE_WRITES } = await import("../../src/js/driver.js");
   for (const n of [2, 800]) {
