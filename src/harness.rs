@@ -2,8 +2,11 @@
 //! runs the same `Session` and task rounds the JavaScript adapter runs over IndexedDB. For
 //! tests, property tests, fuzzing and benchmarks; not part of the shipped module.
 
+use crate::commands::bundle::BundleReader;
 use crate::commands::Operation;
+use crate::format::json::{quote, Json};
 use crate::format::listing::ListingEntry;
+use crate::format::render::cat;
 use crate::model::clock::StoreClock;
 use crate::model::config::Config;
 use crate::model::record::{FileRecord, VersionRecord};
@@ -11,6 +14,43 @@ use crate::protocol::{Answer, Decision, Outcome, Read, Write};
 use crate::session::task::{Target, Task};
 use crate::session::{Session, Start};
 use std::collections::{BTreeMap, HashMap};
+
+/// The host call `import` of `bundle` (its JSON text) with `on_conflict`, the bundle read into
+/// the core `part` memories or versions at a time (at least one), as the JavaScript adapter
+/// hands a big bundle over (import-parts.js). `None` when `bundle` is not a JSON object.
+pub fn import_in_parts(bundle: &str, on_conflict: &str, part: usize) -> Option<Operation> {
+    let json = Json::parse(bundle)?;
+    let Json::Object(members) = &json else {
+        return None;
+    };
+    let header = Json::Object(
+        members
+            .iter()
+            .map(|(key, value)| match (key.as_str(), value) {
+                ("memories" | "versions", Json::Array(_)) => (key.clone(), Json::Array(Vec::new())),
+                _ => (key.clone(), value.clone()),
+            })
+            .collect(),
+    );
+    let mut reader = BundleReader::new(&header);
+    let part = part.max(1);
+    if let Some(Json::Array(items)) = json.field("memories") {
+        for chunk in items.chunks(part) {
+            reader.memories(chunk);
+        }
+    }
+    if let Some(Json::Array(items)) = json.field("versions") {
+        for chunk in items.chunks(part) {
+            reader.versions(chunk);
+        }
+    }
+    let call = cat(&[
+        "{\"call\":\"import\",\"on_conflict\":",
+        &quote(on_conflict),
+        "}",
+    ]);
+    Some(Operation::host_with_bundle(&call, reader))
+}
 
 /// Files keyed by store path, bytes keyed by content key, versions keyed by id.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -28,9 +28,9 @@ pub mod harness;
 pub mod wasm;
 
 #[cfg(feature = "harness")]
-pub use harness::{Counts, MemMounts, MemStore, PendingWrite, WritePolicy};
+pub use harness::{import_in_parts, Counts, MemMounts, MemStore, PendingWrite, WritePolicy};
 
-pub use commands::bundle::{ExportCursor, ExportStep};
+pub use commands::bundle::{BundleReader, ExportCursor, ExportStep};
 pub use commands::methods::refuse_unknown;
 pub use commands::{Context, Operation};
 pub use format::json::{quote, write_value, Json, JsonNumber, JsonStr};

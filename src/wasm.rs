@@ -1,6 +1,7 @@
 //! The `#[wasm_bindgen]` surface and nothing else: JSON text and bytes in, JSON text and bytes
 //! out, one `Task` per command (see docs/ARCHITECTURE.md).
 
+use crate::commands::bundle::BundleReader;
 use crate::commands::Operation;
 use crate::format::json::{quote, Json};
 use crate::format::render::{cat, decimal, fill};
@@ -120,7 +121,9 @@ impl Engine {
     /// not UTF-8 are refused as malformed input. `actor_json` says who the change is by
     /// (`{"type":"tool","tool_use_id":…}`), recorded in versions. `compact`: deletes in the
     /// compact form, the retry of one that failed with `QUOTA_EXCEEDED`
-    /// (docs/TOOL.md#delete-at-full-quota). Throws for a `kind` it does not know.
+    /// (docs/TOOL.md#delete-at-full-quota). `bundle`: the bundle of an `import` host call,
+    /// read in parts (the call then has no `bundle` argument); it is used up. Throws for a
+    /// `kind` it does not know.
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         &self,
@@ -133,6 +136,7 @@ impl Engine {
         actor_json: &str,
         mount: usize,
         compact: bool,
+        bundle: Option<BundleParts>,
     ) -> Result<Task, JsValue> {
         let text = match &json_utf8 {
             Some(bytes) => std::str::from_utf8(bytes).unwrap_or_default(),
@@ -144,7 +148,13 @@ impl Engine {
         };
         Ok(task(match kind {
             "tool" => self.session.start_tool(text, start),
-            "host" => self.session.start_on(mount, Operation::host(text), start),
+            "host" => {
+                let operation = match bundle {
+                    Some(parts) => Operation::host_with_bundle(text, parts.reader),
+                    None => Operation::host(text),
+                };
+                self.session.start_on(mount, operation, start)
+            }
             "write" => self.session.start(
                 Operation::host_write_json(text, content.unwrap_or_default()),
                 start,
@@ -152,6 +162,53 @@ impl Engine {
             _ => return Err(js_error(fill("no task kind `{}`", &[kind]))),
         }))
     }
+}
+
+/// A bundle read into the core a part at a time (docs/TOOL.md#bundles), for `import`: its
+/// header first (the bundle without the items of `memories` and `versions`), then its
+/// memories and then its versions as JSON lists, in order, each as UTF-8. The host yields to
+/// the page between parts; every check of each part is made as it comes, and a fault found is
+/// reported by the import, as for the bundle whole.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct BundleParts {
+    reader: BundleReader,
+}
+
+#[wasm_bindgen]
+impl BundleParts {
+    #[wasm_bindgen(constructor)]
+    pub fn new(header_utf8: &[u8]) -> Result<BundleParts, JsValue> {
+        Ok(BundleParts {
+            reader: BundleReader::new(&json_of(header_utf8)?),
+        })
+    }
+
+    /// The bundle's next memories: a JSON list.
+    pub fn memories(&mut self, list_utf8: &[u8]) -> Result<(), JsValue> {
+        match json_of(list_utf8)? {
+            Json::Array(items) => self.reader.memories(&items),
+            _ => return Err(js_error("memories come as a JSON list")),
+        }
+        Ok(())
+    }
+
+    /// The bundle's next versions: a JSON list.
+    pub fn versions(&mut self, list_utf8: &[u8]) -> Result<(), JsValue> {
+        match json_of(list_utf8)? {
+            Json::Array(items) => self.reader.versions(&items),
+            _ => return Err(js_error("versions come as a JSON list")),
+        }
+        Ok(())
+    }
+}
+
+/// JSON text given as UTF-8 by the adapter (which wrote it with `JSON.stringify`).
+fn json_of(utf8: &[u8]) -> Result<Json, JsValue> {
+    std::str::from_utf8(utf8)
+        .ok()
+        .and_then(Json::parse)
+        .ok_or_else(|| js_error("a bundle's part is not JSON text"))
 }
 
 /// One command in progress.

@@ -16,7 +16,7 @@
 //! Seeded and reproducible: a failure prints the seed and the steps. `WHOLE_SEQUENCES` (default
 //! 300) and `WHOLE_STEPS` (default 60) set the size; `npm run soak` runs 10,000 sequences.
 
-use memory_tool_wasm::{Config, Json, MemStore, Operation, Outcome};
+use memory_tool_wasm::{import_in_parts, Config, Json, MemStore, Operation, Outcome};
 use std::collections::{BTreeMap, HashMap};
 
 const DAY: i64 = 86_400_000;
@@ -724,9 +724,23 @@ impl World {
         }
         let mut fresh = MemStore::new(self.store.config.clone());
         fresh.clock = self.store.clock;
-        let imported = fresh.run(Operation::host(&format!(
-            r#"{{"call":"import","bundle":{bundle},"on_conflict":"fail"}}"#
-        )));
+        // Whole, or read into the core a few memories and versions at a time, as the adapter
+        // hands a big bundle over: the same import either way.
+        let part = self.rng.below(4) as usize;
+        let operation = match part {
+            0 => Operation::host(&format!(
+                r#"{{"call":"import","bundle":{bundle},"on_conflict":"fail"}}"#
+            )),
+            _ => match import_in_parts(&bundle, "fail", part) {
+                Some(operation) => operation,
+                None => {
+                    self.violations
+                        .push(format!("the export is not a JSON object: {bundle}"));
+                    return;
+                }
+            },
+        };
+        let imported = fresh.run(operation);
         // A store that ran on a clock ahead holds versions stamped after true time; import
         // refuses a bundle from the future (docs/TOOL.md#bundles), so such a store's bundle
         // waits until that time has passed. Every other refusal is a violation.

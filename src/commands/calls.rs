@@ -1,7 +1,7 @@
 //! The host's calls, parsed from `{"call": "...", ...}` JSON: the memory, history and bundle
 //! APIs (docs/TOOL.md#memory-stores).
 
-use super::bundle::{Bundle, OnConflict};
+use super::bundle::{Bundle, BundleReader, OnConflict};
 use super::memories::{ExpiryRun, ListOptions, NewMemory, MAX_CREATE_MANY};
 use super::methods::{options_of, unknown_option_text};
 use super::stores::StoreFields;
@@ -271,10 +271,19 @@ fn arguments_of(call: &str) -> Option<&'static [&'static str]> {
 impl HostCall {
     /// Parses a call; unknown calls and malformed arguments are `INVALID_INPUT` errors.
     pub fn parse(text: &str) -> Result<HostCall, ToolError> {
+        Self::parse_with(text, None)
+    }
+
+    /// `parse`, for an `import` whose bundle the host read into the core in parts
+    /// (`staged`, in place of the `bundle` argument): a big bundle is then never one text.
+    pub fn parse_with(text: &str, staged: Option<BundleReader>) -> Result<HostCall, ToolError> {
         let json =
             Json::parse(text).ok_or_else(|| bad("a host call must be a JSON object".into()))?;
         let args = Args(&json);
         let call = args.required("call")?;
+        if staged.is_some() && call != "import" {
+            return Err(bad(fill("{}: takes no bundle", &[call])));
+        }
         if let (Some(known), Json::Object(members)) = (arguments_of(call), &json) {
             // A misspelt argument is refused, not dropped (an update of `contnet` would
             // otherwise apply the rest and lose the content).
@@ -418,12 +427,17 @@ impl HostCall {
                 include_versions: args.boolean("include_versions")?.unwrap_or(false),
             },
             "import" => {
-                let bundle = json
-                    .field("bundle")
-                    .ok_or_else(|| bad("`bundle` is required".into()))?;
+                let bundle = match (json.field("bundle"), staged) {
+                    (Some(bundle), None) => Bundle::parse(bundle)?,
+                    (None, Some(reader)) => reader.finish()?,
+                    (Some(_), Some(_)) => {
+                        return Err(bad("`bundle` is given twice: whole and in parts".into()))
+                    }
+                    (None, None) => return Err(bad("`bundle` is required".into())),
+                };
                 let policy = args.string("on_conflict")?.unwrap_or("fail");
                 HostCall::Import {
-                    bundle: Box::new(Bundle::parse(bundle)?),
+                    bundle: Box::new(bundle),
                     on_conflict: OnConflict::parse(policy).ok_or_else(|| {
                         bad("`on_conflict` must be \"skip\", \"overwrite\" or \"fail\"".into())
                     })?,

@@ -1,6 +1,7 @@
 //! What a task carries out: a tool command, a host write or a host call, dispatched to the
 //! command that runs it.
 
+use super::bundle::BundleReader;
 use super::calls::HostCall;
 use super::rules::{refuse_if_read_only, Voice};
 use super::{bundle, create, delete, edit, host, memories, rename, stores, versions, view};
@@ -57,6 +58,11 @@ impl Operation {
     /// A host call from `{"call": …}` JSON text.
     pub fn host(call_json: &str) -> Operation {
         Operation::Host(HostCall::parse(call_json))
+    }
+
+    /// A host call `import` whose bundle was read in parts (`HostCall::parse_with`).
+    pub fn host_with_bundle(call_json: &str, bundle: BundleReader) -> Operation {
+        Operation::Host(HostCall::parse_with(call_json, Some(bundle)))
     }
 
     /// Whether the operation may write.

@@ -94,16 +94,17 @@ export const utf8 = new TextEncoder();
  * Starts a task of `engine` through the core's one start binding: `kind` "tool" (the model's
  * input as JSON), "host" (a host call's JSON, on `mount`) or "write" (a host write: the tool
  * path as JSON, its bytes in `content`); a big JSON goes as UTF-8 bytes. `compact`: the form
- * that puts nothing (docs/TOOL.md#delete-at-full-quota).
+ * that puts nothing (docs/TOOL.md#delete-at-full-quota). `bundle`: an import's bundle, read
+ * into the core in parts (import-parts.js), used up by the call.
  * @param {import("../../pkg/memory_tool_wasm.js").Engine} engine
  * @param {"tool" | "host" | "write"} kind
  * @param {string} json
- * @param {{ actor: string, mount?: number, compact?: boolean, content?: Uint8Array }} options
+ * @param {{ actor: string, mount?: number, compact?: boolean, content?: Uint8Array, bundle?: import("../../pkg/memory_tool_wasm.js").BundleParts }} options
  * @returns {Task}
  */
-export function startTask(engine, kind, json, { actor, mount = 0, compact = false, content }) {
+export function startTask(engine, kind, json, { actor, mount = 0, compact = false, content, bundle }) {
   const big = json.length > BIG_TEXT;
-  return engine.start(kind, big ? "" : json, big ? utf8.encode(json) : undefined, content, Date.now(), entropy(), actor, mount, compact);
+  return engine.start(kind, big ? "" : json, big ? utf8.encode(json) : undefined, content, Date.now(), entropy(), actor, mount, compact, bundle);
 }
 
 /**
@@ -118,16 +119,18 @@ export function startTask(engine, kind, json, { actor, mount = 0, compact = fals
  * @param {string} actorJson
  * @param {number} mount
  * @param {boolean} [compact]
+ * @param {import("../../pkg/memory_tool_wasm.js").BundleParts} [bundle] an import's bundle read
+ *   in parts, in place of its `bundle` argument
  * @returns {Task}
  */
-export function startHostCall(engine, call, args, actorJson, mount, compact = false) {
+export function startHostCall(engine, call, args, actorJson, mount, compact = false, bundle = undefined) {
   let json;
   try {
     json = JSON.stringify({ ...args, call });
   } catch (error) {
     throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
   }
-  return startTask(engine, "host", json, { actor: actorJson, mount, compact });
+  return startTask(engine, "host", json, { actor: actorJson, mount, compact, bundle });
 }
 
 /**

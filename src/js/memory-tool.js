@@ -24,6 +24,7 @@ import { openHandle, planOf } from "./registry.js";
 import { loadEngine, preloadEngine } from "./wasm.js";
 import { stateApi } from "./state.js";
 import { exportBlob } from "./export-stream.js";
+import { bundleParts } from "./import-parts.js";
 import { HOST_CALL_AS } from "./host-call-as.js";
 // A free function of the core; callable once `loadEngine()` has instantiated the module.
 import { storageFailureText, systemPrompt as systemPromptText } from "../../pkg/memory_tool_wasm.js";
@@ -658,9 +659,13 @@ export class MemoryTool {
       throw new MemoryToolError("INVALID_BUNDLE", "import: the bundle must be an object.");
     }
     const progress = typeof onProgress === "function" ? throttled(onProgress) : undefined;
-    return /** @type {Promise<import("./index.js").ImportResult>} */ (
-      this.#host("import", { on_conflict: onConflict ?? "fail", bundle: value }, mount, "import", progress)
-    );
+    // Read into the core a part at a time, the page running between parts; a bundle of
+    // another shape goes whole, and the core says what is wrong with it.
+    const parts = await bundleParts(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (value)));
+    // Closed meanwhile: the call below throws, and the parts are not handed to the core.
+    if (this.#closed) parts?.free();
+    const args = parts ? { on_conflict: onConflict ?? "fail" } : { on_conflict: onConflict ?? "fail", bundle: value };
+    return /** @type {Promise<import("./index.js").ImportResult>} */ (this.#host("import", args, mount, "import", progress, parts ?? undefined));
   }
 
   /**
@@ -732,12 +737,13 @@ export class MemoryTool {
    * @param {number} mount
    * @param {"api" | "import" | "expiry" | "repair"} [by]
    * @param {(done: number, total: number) => void} [progress]
+   * @param {import("../../pkg/memory_tool_wasm.js").BundleParts} [bundle] an import's bundle, read in parts
    * @returns {Promise<any>}
    */
-  async #host(call, args, mount, by = "api", progress) {
+  async #host(call, args, mount, by = "api", progress, bundle = undefined) {
     this.#checkOpen();
     const who = actor(by, this.#recordedSession);
-    const task = startHostCall(this.#engine, call, args, who, mount);
+    const task = startHostCall(this.#engine, call, args, who, mount, false, bundle);
     let outcome;
     try {
       outcome = await this.#perform(task, progress);

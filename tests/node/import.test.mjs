@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "../../src/js/index-node.js";
-import { Task } from "../../pkg/memory_tool_wasm.js";
+import { BundleParts, Engine, Task } from "../../pkg/memory_tool_wasm.js";
+import { createHash } from "node:crypto";
 import { countRequests } from "./fixtures/count-requests.mjs";
 
 const storage = () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
@@ -187,3 +188,79 @@ for (const [name, make] of [
     memory.close();
   });
 }
+
+/** A bundle of `n` memories of `size` bytes each, without history, its hashes true. */
+function syntheticBundle(n, size = 16) {
+  const memories = [];
+  for (let i = 0; i < n; i++) {
+    const content = `${String(i).padEnd(size - 1, ".")}\n`;
+    memories.push({
+      id: `mem_${i}`,
+      path: `/d${i % 9}/n${i}.md`,
+      content,
+      content_sha256: createHash("sha256").update(content).digest("hex"),
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z",
+    });
+  }
+  return { format: "memory-tool-wasm/bundle", format_version: 1, memories };
+}
+
+test("a big bundle goes into the core in parts, the page running between them, and never as one text", async () => {
+  const { PART_BYTES } = await import("../../src/js/import-parts.js");
+  const bundle = syntheticBundle(1000, 1024);
+  const memory = await MemoryTool.open({ storage: storage(), store: "parts", limits: { maxFiles: 10_000 } });
+  const add = BundleParts.prototype.memories;
+  const start = Engine.prototype.start;
+  const parts = [];
+  let ranBetween = 0;
+  let biggestStart = 0;
+  BundleParts.prototype.memories = function (list) {
+    const i = parts.length;
+    parts.push(list.length);
+    if (i > 0 && parts.ran === i - 1) ranBetween += 1;
+    setTimeout(() => (parts.ran = i), 0);
+    return add.call(this, list);
+  };
+  Engine.prototype.start = function (kind, json, utf8, ...rest) {
+    biggestStart = Math.max(biggestStart, json.length, utf8?.length ?? 0);
+    return start.call(this, kind, json, utf8, ...rest);
+  };
+  let result;
+  try {
+    result = await memory.import(bundle);
+  } finally {
+    BundleParts.prototype.memories = add;
+    Engine.prototype.start = start;
+  }
+  assert.equal(result.imported, 1000);
+  assert.ok(parts.length >= Math.floor((1000 * 1024) / PART_BYTES), `${parts.length} parts`);
+  assert.ok(Math.max(...parts) < 2 * PART_BYTES + 4096, `a part of ${Math.max(...parts)} bytes`);
+  assert.equal(ranBetween, parts.length - 1, "the page ran between every two parts");
+  assert.ok(biggestStart < 1000, `a start call of ${biggestStart} characters`);
+  const view = await memory.execute({ command: "view", path: "/memories/d3/n993.md" });
+  assert.match(view.content, /993\.\.\./);
+  memory.close();
+});
+
+test("a bundle read in parts is refused for the fault a whole one is refused for, in its words", async () => {
+  const bundle = syntheticBundle(3000);
+  bundle.memories[2500].content_sha256 = "0".repeat(64);
+  bundle.memories[2900].path = bundle.memories[10].path;
+  const memory = await MemoryTool.open({ storage: storage(), store: "faults", limits: { maxFiles: 10_000 } });
+  const refusal = async (b) => {
+    const error = await memory.import(b).then(() => null, (e) => e);
+    assert.ok(error, "refused");
+    return `${error.code}: ${error.message}`;
+  };
+  const parted = await refusal(bundle);
+  assert.equal(parted, "INVALID_BUNDLE: memory 2500 (/d7/n2500.md): content_sha256 does not match its content");
+  // `versions` that is not a list sends the bundle whole; its memories' fault still comes first.
+  assert.equal(await refusal({ ...bundle, versions: "none" }), parted);
+  assert.equal(await refusal(JSON.stringify(bundle)), parted);
+  bundle.memories[2500].content_sha256 = createHash("sha256").update(bundle.memories[2500].content).digest("hex");
+  assert.match(await refusal(bundle), /^INVALID_BUNDLE: memory 2900 \(\/d1\/n10\.md\): its id or path appears twice$/);
+  assert.match(await refusal({ ...bundle, versions: "none" }), /memory 2900 .*appears twice/);
+  assert.deepEqual(await memory.memories.list(), []);
+  memory.close();
+});

@@ -11,6 +11,7 @@ mod parse;
 pub(crate) use export::export;
 pub use export::{ExportCursor, ExportStep};
 pub(crate) use import::import;
+pub use parse::BundleReader;
 pub(crate) use parse::{Bundle, OnConflict};
 
 /// The bundle's `format`.
