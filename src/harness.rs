@@ -317,7 +317,7 @@ impl MemStore {
                 }
             }
             Write::PutContent { id, bytes } => {
-                self.contents.insert(id.clone(), bytes.clone());
+                self.contents.insert(id.clone(), bytes.to_vec());
             }
             Write::DeleteContent(id) => {
                 self.contents.remove(id);

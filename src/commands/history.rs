@@ -15,6 +15,7 @@ use crate::model::record::{
 use crate::protocol::Prehashed;
 use crate::protocol::{Read, Snapshot, Stop, Write};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// Memory ids in the order first added, each once, with a constant-time lookup (an import or
 /// a directory rename adds thousands: a command stays linear in its files).
@@ -81,8 +82,8 @@ pub(crate) enum Bytes<'a> {
     /// New bytes, stored under the new version's content key.
     New(&'a [u8]),
     /// New bytes whose SHA-256 (hex) is known already (checked against a bundle's): not
-    /// hashed again.
-    Hashed(&'a [u8], &'a str),
+    /// hashed again, and written shared, not copied.
+    Hashed(&'a Rc<[u8]>, &'a str),
     /// Bytes already stored (a rename, a restore): no copy.
     Stored {
         key: &'a str,
@@ -91,9 +92,32 @@ pub(crate) enum Bytes<'a> {
     },
 }
 
+/// New bytes as a command has them: its own (copied once, into the write), or shared.
+#[derive(Clone, Copy)]
+enum Payload<'a> {
+    Borrowed(&'a [u8]),
+    Shared(&'a Rc<[u8]>),
+}
+
+impl Payload<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Payload::Borrowed(b) => b,
+            Payload::Shared(b) => b,
+        }
+    }
+
+    fn to_shared(self) -> Rc<[u8]> {
+        match self {
+            Payload::Borrowed(b) => Rc::from(b),
+            Payload::Shared(b) => Rc::clone(b),
+        }
+    }
+}
+
 /// `Bytes`, with the hash of new bytes once it is known.
 enum Hashed<'a> {
-    New(&'a [u8], Option<String>),
+    New(Payload<'a>, Option<String>),
     Stored {
         key: &'a str,
         size: u64,
@@ -276,8 +300,8 @@ impl<'c> History<'c> {
             self.fresh.insert(id.clone());
         }
         let bytes = match bytes {
-            Bytes::New(b) => Hashed::New(b, None),
-            Bytes::Hashed(b, sha) => Hashed::New(b, Some(sha.to_string())),
+            Bytes::New(b) => Hashed::New(Payload::Borrowed(b), None),
+            Bytes::Hashed(b, sha) => Hashed::New(Payload::Shared(b), Some(sha.to_string())),
             Bytes::Stored { key, size, sha256 } => Hashed::Stored { key, size, sha256 },
         };
         let now = self.recorded_now();
@@ -300,11 +324,11 @@ impl<'c> History<'c> {
                     None
                 };
                 let same = sha.as_deref() == Some(record.sha256.as_str());
-                (Hashed::New(b, sha), same)
+                (Hashed::New(Payload::Borrowed(b), sha), same)
             }
             Bytes::Hashed(b, sha) => {
                 let same = b.len() as u64 == record.size && sha == record.sha256;
-                (Hashed::New(b, Some(sha.to_string())), same)
+                (Hashed::New(Payload::Shared(b), Some(sha.to_string())), same)
             }
             Bytes::Stored { key, size, sha256 } => {
                 (Hashed::Stored { key, size, sha256 }, key == record.content)
@@ -636,11 +660,12 @@ impl<'c> History<'c> {
         let version_id = self.clock.next(&mut self.ids);
         let created_by = self.created_by();
         let (content, size, sha256) = match bytes {
-            Hashed::New(b, sha) => {
+            Hashed::New(payload, sha) => {
                 let key = content_key(path, &version_id);
+                let b = payload.bytes();
                 self.writes.push(Write::PutContent {
                     id: key.clone(),
-                    bytes: b.to_vec(),
+                    bytes: payload.to_shared(),
                 });
                 let sha = sha
                     .or_else(|| self.prehashed.as_ref().and_then(|p| p.of(b)))

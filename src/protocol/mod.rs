@@ -12,6 +12,7 @@ use crate::format::texts;
 use crate::model::clock::StoreClock;
 use crate::model::error::{Detail, ErrorCode, ToolError};
 use crate::model::record::{FileRecord, VersionRecord};
+use std::rc::Rc;
 
 /// A read the host performs inside the command's transaction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,10 +216,11 @@ pub enum Write {
         size: u64,
         tree: Option<String>,
     },
-    /// Bytes under a content key.
+    /// Bytes under a content key; shared with whatever else holds them (an imported
+    /// bundle's text is not copied to be written).
     PutContent {
         id: String,
-        bytes: Vec<u8>,
+        bytes: Rc<[u8]>,
     },
     DeleteContent(String),
     PutVersion(VersionRecord),
@@ -302,7 +304,7 @@ impl Outcome {
     /// is a `putContent`: found at its place, so taking every write's bytes is linear.
     pub fn content_write(&self, index: usize) -> Option<&[u8]> {
         match self.writes.get(index) {
-            Some(Write::PutContent { bytes, .. }) => Some(bytes.as_slice()),
+            Some(Write::PutContent { bytes, .. }) => Some(bytes),
             _ => None,
         }
     }

@@ -414,7 +414,7 @@ mod tests {
     fn a_content_writes_bytes_are_found_at_the_place_its_json_names() {
         let put = |id: &str, bytes: &[u8]| Write::PutContent {
             id: id.into(),
-            bytes: bytes.to_vec(),
+            bytes: bytes.into(),
         };
         let writes = vec![
             Write::DeleteContent("gone".into()),
@@ -442,7 +442,7 @@ mod tests {
     fn the_writes_come_a_slice_at_a_time_each_named_by_its_place_in_the_whole() {
         let put = |id: &str, n: usize| Write::PutContent {
             id: id.into(),
-            bytes: vec![b'x'; n],
+            bytes: vec![b'x'; n].into(),
         };
         let writes = vec![
             Write::DeleteContent("0".into()),

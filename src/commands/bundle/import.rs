@@ -15,6 +15,7 @@ use crate::model::record::FileRecord;
 use crate::model::time::rfc3339;
 use crate::protocol::{Outcome, Read, Snapshot, Stop, Write, WriteKind};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// How far ahead of this store's clock an imported version may be stamped (clocks of two
 /// devices differ a little).
@@ -63,7 +64,7 @@ pub(crate) fn import(
         key: m.key.as_str(),
         operation: WriteKind::Import,
         old_key: None,
-        bytes: Some(m.bytes.as_slice()),
+        bytes: Some(&m.bytes[..]),
     });
     let version_asks = bundle.versions.iter().flatten().filter_map(|v| {
         let bytes = v.bytes.as_deref()?;
@@ -247,7 +248,7 @@ pub(crate) fn import(
         if let (Some(bytes), Some(key)) = (&version.bytes, &version.record.content) {
             history.push(Write::PutContent {
                 id: key.clone(),
-                bytes: bytes.clone(),
+                bytes: Rc::clone(bytes),
             });
         }
         history.push(Write::PutVersion(version.record.clone()));

@@ -12,6 +12,7 @@ use crate::model::path::{ancestor_keys, parse_store_path};
 use crate::model::record::{content_key, sha256_hex, Change, VersionRecord};
 use crate::model::time::parse_rfc3339;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// What `import` does with a memory whose place is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +38,9 @@ impl OnConflict {
 pub(crate) struct BundleMemory {
     pub(super) id: String,
     pub(super) key: String,
-    pub(super) bytes: Vec<u8>,
+    /// Shared with its head version's, when it has one (the same text, not held twice), and
+    /// with the write that stores it.
+    pub(super) bytes: Rc<[u8]>,
     pub(super) sha256: String,
     pub(super) created_at: i64,
     pub(super) updated_at: i64,
@@ -53,7 +56,7 @@ pub(crate) struct BundleMemory {
 #[derive(Clone, Debug)]
 pub(crate) struct BundleVersion {
     pub(super) record: VersionRecord,
-    pub(super) bytes: Option<Vec<u8>>,
+    pub(super) bytes: Option<Rc<[u8]>>,
 }
 
 /// A checked bundle.
@@ -238,7 +241,7 @@ impl BundleReader {
             head_content: None,
             id,
             key,
-            bytes,
+            bytes: Rc::from(bytes),
             sha256,
         });
         Ok(())
@@ -396,7 +399,7 @@ impl BundleReader {
                 kept_at: None,
                 id,
             },
-            bytes,
+            bytes: bytes.map(Rc::from),
         })
     }
 }
