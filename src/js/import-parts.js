@@ -80,9 +80,11 @@ function json(value) {
   }
 }
 
-/** Lets the page run (input, rendering) before the next part. */
+/**
+ * Lets the page run before the next part: a timer, queued behind the page's own (not
+ * `scheduler.yield()`, whose continuation goes before them, so a page's timers would wait for
+ * every part).
+ */
 function yieldToPage() {
-  const scheduler = /** @type {{ scheduler?: { yield?: () => Promise<void> } }} */ (globalThis).scheduler;
-  if (typeof scheduler?.yield === "function") return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
