@@ -1352,6 +1352,50 @@ describe("the package over real IndexedDB in headless Chromium", { timeout: 120_
     await page.close();
   });
 
+  it("a big import's parts each wait behind the page's own timers: its 4 ms interval ticks while they go in", { timeout: TEST_TIMEOUT }, async () => {
+    const page = await openHarness(/** @type {BrowserContext} */ (context));
+    // 2,000 memories of 512 bytes: about four parts. Hashed here, in Node.
+    const memories = Array.from({ length: 2000 }, (_, i) => {
+      const content = `${String(i).padEnd(511, ".")}\n`;
+      return {
+        id: `mem_${i}`,
+        path: `/parts/n${i}.md`,
+        content,
+        content_sha256: createHash("sha256").update(content).digest("hex"),
+        created_at: "2026-01-01T00:00:00Z",
+        updated_at: "2026-01-01T00:00:00Z",
+      };
+    });
+    const { seen, imported } = await page.evaluate(async (list) => {
+      const { MemoryTool } = await import("/src/js/index.js");
+      const { BundleParts } = await import("/pkg/memory_tool_wasm.js");
+      let ticks = 0;
+      const interval = setInterval(() => (ticks += 1), 4);
+      /** @type {number[]} */
+      const seen = [];
+      const add = BundleParts.prototype.memories;
+      BundleParts.prototype.memories = function (part) {
+        seen.push(ticks);
+        return add.call(this, part);
+      };
+      try {
+        const tool = await MemoryTool.open({ store: "e2e-import-parts", limits: { maxFiles: 10_000 } });
+        const result = await tool.import({ format: "memory-tool-wasm/bundle", format_version: 1, memories: list });
+        tool.close();
+        return { seen, imported: result.imported };
+      } finally {
+        BundleParts.prototype.memories = add;
+        clearInterval(interval);
+      }
+    }, memories);
+    assert.equal(imported, 2000);
+    assert.ok(seen.length >= 4, `${seen.length} parts`);
+    // A yield whose continuation goes before the page's timers (scheduler.yield) lets none of
+    // them run until the last part: the interval would not tick at all.
+    assert.ok(seen.at(-1) - seen[0] >= Math.floor((seen.length - 1) / 2), `ticks at each part: ${seen.join(", ")}`);
+    await page.close();
+  });
+
   it("raised no uncaught errors or console errors in any page", () => {
     assert.deepEqual(pageProblems, []);
   });
