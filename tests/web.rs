@@ -107,6 +107,7 @@ fn begin(
             actor,
             0,
             false,
+            None,
         )
         .unwrap_or_else(|_| panic!("no task kind {kind}"))
 }
