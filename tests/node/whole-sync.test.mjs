@@ -13,12 +13,18 @@
 // - with the faults gone, both devices and the hosted store end with the same memories
 //   (but for what a device expired).
 //
+// Devices also import bundles (another device's export, with or without its history; now and
+// then one of 90-130 new memories, whose writes cross from the core in more than one slice and
+// whose bundle goes in by parts), and device B keeps its store in IndexedDB (fake-indexeddb),
+// so its commands are transactions that stay alive between slices.
+//
 // Seeded and reproducible (a failure names its seed and steps). WHOLE_SYNC_SEQUENCES (default 12)
 // and WHOLE_SYNC_STEPS (default 40) set the size; `npm run soak` runs more.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { InMemoryStorage, MemoryTool } from "memory-tool-wasm";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { IndexedDbStorage, InMemoryStorage, MemoryTool } from "memory-tool-wasm";
 import { MemorySync } from "memory-tool-wasm/sync";
 import { startEmulator } from "../hosted/emulator.mjs";
 import Anthropic from "@anthropic-ai/sdk";
@@ -116,7 +122,7 @@ async function runSequence(seed) {
   try {
     /** A device with its own empty store: its first pass is a first download. @param {string} name */
     const join = async (name) => {
-      const storage = new InMemoryStorage();
+      const storage = name === "B" ? new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange }) : new InMemoryStorage();
       const memory = await MemoryTool.open({ store: "user", storage });
       const sync = await MemorySync.start(memory, {
         client: sdkClient(emu),
@@ -146,6 +152,8 @@ async function runSequence(seed) {
       for (const t of Object.values(emu.files(id))) hostedTexts.add(t);
     };
 
+    /** Big imports so far (one per sequence at most: each adds 90-130 memories everywhere). */
+    let bigImports = 0;
     for (let step = 0; step < STEPS; step++) {
       const d = r.pick(devices);
       const roll = r.int(100);
@@ -213,6 +221,36 @@ async function runSequence(seed) {
         const res = await d.memory.memories.expire({ olderThanDays: 1 });
         for (const m of res.data) d.expired.add(m.path);
         log.push(`${d.name} expires ${res.data.map((m) => m.path).join(", ") || "nothing"}; left ${JSON.stringify(await localFiles(d.memory))}`);
+      } else if (roll < 67) {
+        // an import: another device's export (its memories this device lacks come in; a path
+        // or a memory it has is skipped), or now and then a bundle of many new memories
+        /** @type {any} */
+        let bundle;
+        let what;
+        if (bigImports === 0 && r.chance(0.3)) {
+          bigImports++;
+          const count = 90 + r.int(41);
+          const maker = await MemoryTool.open({ store: "maker", storage: new InMemoryStorage() });
+          for (let i = 0; i < count; i++) await maker.writeFile(`/memories/many/m${i}.md`, text());
+          bundle = await maker.export({ include_versions: r.chance(0.5) });
+          maker.close();
+          what = `${count} new memories`;
+        } else {
+          const from = r.pick(devices.filter((x) => x !== d));
+          bundle = await from.memory.export({ include_versions: r.chance(0.5) });
+          what = `${from.name}'s export`;
+        }
+        const before = await localFiles(d.memory);
+        /** @type {Array<{ done: number, total: number }>} */
+        const progress = [];
+        const res = await d.memory.import(bundle, { onConflict: "skip", onProgress: (p) => progress.push(p) });
+        const after = await localFiles(d.memory);
+        log.push(`${d.name} imports ${what}: ${JSON.stringify(res)}`);
+        for (const [path, t] of Object.entries(before)) {
+          assert.equal(after[path], t, why(`${d.name}'s import with onConflict skip changed ${path}`));
+        }
+        const last = progress.at(-1);
+        assert.ok(last !== undefined && last.done === last.total, why(`${d.name}'s import ended its progress at ${JSON.stringify(last)}`));
       } else {
         // a pass
         noteHosted();
@@ -275,6 +313,7 @@ async function runSequence(seed) {
         assert.ok(path in hosted, `sequence ${seed}: ${dev.name} holds ${path}, which the hosted store does not\n${log.slice(-Number(process.env.WHOLE_SYNC_LOG ?? 30)).join("\n")}`);
       }
     }
+    return bigImports;
   } finally {
     for (const dev of devices) {
       await dev.sync.stop().catch(() => {});
@@ -286,6 +325,7 @@ async function runSequence(seed) {
 }
 
 test(`sync with everything else: ${SEQUENCES} random sequences of ${STEPS} steps lose nothing and converge`, async () => {
-  for (let seed = FIRST; seed < FIRST + SEQUENCES; seed++) await runSequence(seed);
-  console.log(`# whole-sync: ${SEQUENCES} sequences of ${STEPS} steps, no violation`);
+  let big = 0;
+  for (let seed = FIRST; seed < FIRST + SEQUENCES; seed++) big += await runSequence(seed);
+  console.log(`# whole-sync: ${SEQUENCES} sequences of ${STEPS} steps (${big} with a big import), no violation`);
 });
