@@ -23,5 +23,5 @@ raw=$(wc -c <"$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
 printf 'build: %s  %d bytes raw, %d bytes gzip -9\n' "$wasm" "$raw" "$gz"
 
-# The one-file browser build (package.json's "./bundle" export; "." stays the source modules).
+# The one-file browser build: what package.json's "." gives a browser or a bundler, and "./bundle".
 node scripts/bundle.mjs

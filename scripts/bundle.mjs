@@ -1,6 +1,6 @@
 // The browser entry as one ESM file: dist/memory-tool-wasm.js, esbuild's bundle of
 // src/js/index.js and the wasm-bindgen bindings (pkg/memory_tool_wasm.js), so a page or a
-// bundler loads one module where the sources are some thirty (docs/ARCHITECTURE.md#cold-start).
+// bundler loads one module where the sources are two dozen (docs/ARCHITECTURE.md#cold-start).
 // The .wasm stays beside the bindings, in pkg/: the bundle names it relative to itself,
 // `new URL("../pkg/memory_tool_wasm_bg.wasm", import.meta.url)`, which browsers resolve and
 // bundlers follow. Run by scripts/build.sh after the wasm build.
