@@ -187,6 +187,29 @@ export async function runStream({ runs = 5, warm = 0, big = 0, log = () => {} } 
 }
 
 /**
+ * The record layouts' rows (bench/layouts.mjs): `count` memories of `bytes` bytes put by hand
+ * in each layout, `runs` times interleaved, and the reads the commands make of them.
+ * @param {{ runs?: number, count?: number, bytes?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ rows: Array<Record<string, unknown>>, info: Record<string, unknown> }>}
+ */
+export async function runLayouts({ runs = 3, count = 10_000, bytes = KB, log = () => {} } = {}) {
+  return withBenchPage({ warm: 0, log }, async ({ page, call, info }) => {
+    const progress = (/** @type {import("playwright-core").ConsoleMessage} */ message) => {
+      const text = message.text();
+      if (text.startsWith("bench-layout: ")) log(`layout: ${text.slice("bench-layout: ".length)}`);
+    };
+    page.on("console", progress);
+    try {
+      /** @type {Array<Record<string, unknown>>} */
+      const rows = await call("layoutCases", { count, bytes, runs });
+      return { rows, info };
+    } finally {
+      page.off("console", progress);
+    }
+  });
+}
+
+/**
  * The cold-start rows' implementations (bench/cold.mjs): the main entry's browser file (the
  * one-file build), the same with a `<link rel="preload">` of the .wasm, the source modules,
  * and the Dexie version.

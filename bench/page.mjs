@@ -17,6 +17,7 @@ import * as floor from "./baseline.mjs";
 import { alternatives } from "./alternatives/page-cases.mjs";
 import { openIdbMemory } from "./alternatives/idb.mjs";
 import { summarize } from "./stats.mjs";
+import { layoutCases } from "./layouts.mjs";
 import { KB, MARKER_A, MARKER_B, SCALE_FILES, caseName, checked, kb, noteName, scaleCases, textOfSize } from "./workload.mjs";
 
 const OURS_PREFIX = "memory-tool-wasm:";
@@ -904,6 +905,7 @@ function timerResolution() {
 }
 
 Object.assign(bench, alternatives, {
+  layoutCases,
   /**
    * The alternatives' scaling rows (`altScaleCases`) over stores of `sizes` files, the
    * package's cut from one snapshot of the biggest, made here by the core.

@@ -3,7 +3,7 @@
 // suite, case, median_ms, p95_ms, baseline_median_ms, ratio, …; the sizes' rows have raw_bytes
 // and gzip_bytes).
 //
-//   node bench/run.mjs [--json FILE] [--only native,node,chromium,alternatives,scale,sync,size] [--runs N] [--files N] [--warm N] [--big N]
+//   node bench/run.mjs [--json FILE] [--only native,node,chromium,alternatives,scale,stream,cold,layout,sync,size] [--runs N] [--files N] [--warm N] [--big N]
 //
 // Parts:  native    examples/bench_core.rs, the Rust core alone (cargo run --release)
 //         node      Node 20, in-memory storage (bench/node-suite.mjs)
@@ -38,6 +38,12 @@
 //                   and the Dexie version, rotating (--runs runs, default 20 here); the first load
 //                   of each apart, the module and .wasm requests and bytes counted; --throttle 4g
 //                   or slow-4g throttles each tab's network (CDP). Not in the default run: --only cold.
+//         layout    headless Chromium, IndexedDB, no package: 10,000 memories of 1 KB put by hand
+//                   in one transaction in each of a few record layouts (today's schema, a listing
+//                   index, the bytes in the version or the file record, the least a memory with a
+//                   version takes, idb's one record), --runs runs interleaved (default 3), and the
+//                   reads the commands make of each (bench/layouts.mjs). Not in the default run:
+//                   --only layout.
 //         size      .wasm and JS sizes, raw and gzip -9 (bench/sizes.mjs)
 // --runs N: measured runs of each per-file command in Chromium (default 100; the directory
 // commands on big stores run fewer, see dirRuns in bench/browser-suite.mjs) and in Node.
@@ -56,12 +62,12 @@ import { CHROMIUM } from "../scripts/chromium.mjs";
 import { formatMs, group } from "./stats.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PARTS = ["native", "node", "chromium", "alternatives", "scale", "stream", "cold", "sync", "size"];
+const PARTS = ["native", "node", "chromium", "alternatives", "scale", "stream", "cold", "layout", "sync", "size"];
 /**
  * What runs without --only: `scale` takes as long again (~2 min on 2 cores) and `alternatives`
  * 3.5–5.5 min, so they run when asked for.
  */
-const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale" && part !== "alternatives" && part !== "stream" && part !== "cold");
+const DEFAULT_PARTS = PARTS.filter((part) => part !== "scale" && part !== "alternatives" && part !== "stream" && part !== "cold" && part !== "layout");
 
 /** @param {string} line */
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
@@ -81,7 +87,7 @@ async function main() {
   });
   if (values.help) {
     console.log(
-      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,alternatives,scale,sync,size] [--runs N] [--files N] [--warm N]\n" +
+      "usage: npm run bench -- [--json FILE] [--only native,node,chromium,alternatives,scale,stream,cold,layout,sync,size] [--runs N] [--files N] [--warm N]\n" +
         "  (without --only: native, node, chromium, sync, size; scale and alternatives run only when named)",
     );
     return 0;
@@ -181,6 +187,13 @@ async function main() {
     log(`cold: Chromium, IndexedDB: import → first view /memories (10 files), dist / preload / src / Dexie, ${coldRuns} runs each`);
     const { rows: coldRows } = await runCold({ runs: coldRuns, throttle: values.throttle, log });
     return coldRows;
+  });
+  await runPart("layout", async () => {
+    const { runLayouts } = await import("./browser-suite.mjs");
+    const layoutRuns = positive(values.runs, "--runs") ?? 3;
+    log(`layout: Chromium, IndexedDB: 10,000 memories of 1 KB put by hand in each record layout, ${layoutRuns} runs interleaved`);
+    const { rows: layoutRows } = await runLayouts({ runs: layoutRuns, log });
+    return layoutRows;
   });
   await runPart("sync", async () => {
     const { runSyncSuite, runSyncBrowser } = await import("./sync-suite.mjs");
@@ -443,6 +456,29 @@ function render(machine, rows) {
             `  ${r.case}: ${formatMs(r.median_ms)} against ${formatMs(r.bulk_put_median_ms)} for a bulk put of one record per memory ` +
             `into one object store (${r.ratio_bulk_put}×; its longest stall ${formatMs(r.bulk_put_max_stall_ms)})`,
         ),
+    );
+  }
+
+  const layouts = rows.filter((r) => r.suite === "chromium-layout");
+  if (layouts.length > 0) {
+    lines.push(
+      "",
+      ...table(
+        [["record layout (Chromium, IndexedDB, by hand)", "put, each run", "÷ one record", "listing", "listing by getAllRecords", "records", "view file"]],
+        layouts.map((r) => [
+          r.case,
+          /** @type {number[]} */ (r.put_ms).map((ms) => `${group(ms)} ms`).join(" / "),
+          `${r.put_ratio}×`,
+          formatMs(r.listing_median_ms),
+          r.listing_records_median_ms === null ? "-" : formatMs(r.listing_records_median_ms),
+          formatMs(r.records_median_ms),
+          formatMs(r.view_median_ms),
+        ]),
+      ),
+      ...layouts.map((r) => `  ${r.case}: ${r.what}`),
+      `  put: ${group(Number(layouts[0].count))} memories of ${group(Number(layouts[0].bytes))} bytes in one transaction into a fresh database; listing: every`,
+      "  path with its size (a key request, or a key cursor over an index); records: every file record; view: one",
+      "  file's record and text (median of 50). Medians of the runs.",
     );
   }
 
