@@ -266,6 +266,12 @@ class KeyValueTransaction {
   #putNothing = false;
   /** The highest version id this transaction put. @type {string | null} */
   #newest = null;
+  /**
+   * The figures as this transaction counted them before its first file write (they were
+   * missing), or null: the last marker then adds its changes to them instead of counting
+   * every record again. @type {{ files: number, bytes: number } | null}
+   */
+  #counted = null;
   /** How many file writes this transaction issued: the moment of each, for the id check. */
   #writes = 0;
   /** The moment of the last file write issued at each path. @type {Map<string, number>} */
@@ -366,9 +372,12 @@ class KeyValueTransaction {
    * @param {(usage: { files: number, bytes: number }) => void} cb
    */
   #count(cb) {
+    // Issued before any file write, the reads see the store as it was before this transaction.
+    const before = this.#writes === 0;
     this.#below("", (records) => {
       let bytes = 0;
       for (const record of records) if (typeof record.size === "number") bytes += record.size;
+      if (before) this.#counted = { files: records.length, bytes };
       cb({ files: records.length, bytes });
     });
   }
@@ -699,6 +708,10 @@ class KeyValueTransaction {
       if (this.#putNothing) this.#kv.delete(USAGE);
       else if (isUsage(value)) {
         this.#kv.put(USAGE, { files: value.files + delta.files, bytes: value.bytes + delta.bytes });
+      } else if (this.#counted !== null) {
+        // Counted before the first write: the changes since are all in the delta.
+        const counted = this.#counted;
+        this.#kv.put(USAGE, { files: counted.files + delta.files, bytes: counted.bytes + delta.bytes });
       } else {
         // Counted after every write issued so far, so it sees this transaction's.
         this.#count((usage) => this.#kv.put(USAGE, usage));

@@ -4,7 +4,8 @@
 // backend (answers at once), a backend that answers every request later, in order, one that
 // mixes the two, and docs/STORAGE.md's IndexedDB backend over fake-indexeddb. After each
 // sequence every read the core makes of the indexes and figures must give what the model says:
-// the records, the id index, the file count and bytes, the versions by memory and by content,
+// the records, the id index, the file count and bytes (also when a transaction read them
+// before or among its writes, as a create does, while they were missing), the versions by memory and by content,
 // the newest version id; and each transaction must commit or be refused as the model says (the
 // id index is unique at the moment of each put, as IndexedDB's is).
 //
@@ -186,7 +187,7 @@ async function answers(h) {
   };
 }
 
-/** A random transaction: 1 to 6 writes, sometimes a putNothing finish, sometimes a throw. */
+/** A random transaction: 1 to 6 writes, sometimes with a read of the figures before or among them, sometimes a putNothing finish, sometimes a throw. */
 function transactionOf(/** @type {ReturnType<typeof random>} */ r) {
   const ops = [];
   for (let i = 0, n = 1 + Math.floor(r.next() * 6); i < n; i++) {
@@ -201,7 +202,11 @@ function transactionOf(/** @type {ReturnType<typeof random>} */ r) {
       ops.push({ op: "putVersion", rec: { id: r.pick(VERSION_IDS), memoryId, content } });
     } else ops.push({ op: "deleteVersion", id: r.pick(VERSION_IDS) });
   }
-  return { ops, putNothing: r.next() < 0.1, fails: r.next() < 0.1 };
+  // As a command does, sometimes the figures are read before the writes (create's file count),
+  // and now and then between them.
+  const x = r.next();
+  const readAt = x < 0.3 ? 0 : x < 0.4 ? 1 + Math.floor(r.next() * ops.length) : -1;
+  return { ops, readAt, putNothing: r.next() < 0.1, fails: r.next() < 0.1 };
 }
 
 /** @param {any} tx @param {any} op */
@@ -243,7 +248,11 @@ for (let seed = 1; seed <= SEEDS; seed++) {
         const h = await new KeyValueStorage(make()).open(`s${trial}`);
         for (const [i, t] of sequence.entries()) {
           const committed = await h.transaction("readwrite", (/** @type {any} */ tx) => {
-            for (const op of t.ops) issue(tx, op);
+            for (const [at, op] of t.ops.entries()) {
+              if (at === t.readAt) tx.getUsage(() => {});
+              issue(tx, op);
+            }
+            if (t.readAt === t.ops.length) tx.getUsage(() => {});
             if (t.putNothing) tx.finish({ putNothing: true });
             if (t.fails) throw new Error("the body fails");
           }).then(() => true, () => false);
