@@ -42,15 +42,19 @@ export async function device(emu, memoryStoreId, options = {}) {
   return { memory, sync, events, storage, client };
 }
 
-/** A local store's files as `{ path: text }` (store paths, sorted). @param {any} memory */
+/**
+ * A local store's files as `{ path: text }` (store paths, sorted), read in one transaction (an
+ * export): a pass the sync starts by itself meanwhile cannot delete a memory between a listing
+ * and the read of its text.
+ * @param {any} memory
+ */
 export async function localFiles(memory) {
-  const list = await memory.memories.list();
+  const bundle = await memory.export();
+  /** @type {Array<{ path: string, content?: string | null }>} */
+  const memories = [...bundle.memories].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   /** @type {Record<string, string | null>} */
   const files = {};
-  for (const m of list) {
-    if (m.type !== "memory") continue;
-    files[m.path] = (await memory.memories.get(m.id)).content;
-  }
+  for (const m of memories) files[m.path] = m.content ?? null;
   return files;
 }
 
