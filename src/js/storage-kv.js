@@ -267,11 +267,13 @@ class KeyValueTransaction {
   /** The highest version id this transaction put. @type {string | null} */
   #newest = null;
   /**
-   * The figures as this transaction counted them before its first file write (they were
-   * missing), or null: the last marker then adds its changes to them instead of counting
-   * every record again. @type {{ files: number, bytes: number } | null}
+   * The figures as this transaction knows them, its changes up to the last write of them
+   * included, or null until it has read or counted them: from then on each write of the
+   * figures adds the changes since to these, not to what the store held when a marker's read
+   * was issued (a count still on its way may not be in that yet).
+   * @type {{ files: number, bytes: number } | null}
    */
-  #counted = null;
+  #figures = null;
   /** How many file writes this transaction issued: the moment of each, for the id check. */
   #writes = 0;
   /** The moment of the last file write issued at each path. @type {Map<string, number>} */
@@ -360,9 +362,12 @@ class KeyValueTransaction {
 
   /** @param {(usage: { files: number, bytes: number }) => void} cb */
   getUsage(cb) {
+    // Read before any file write, the figures are the store's as this transaction began.
+    const before = this.#writes === 0;
     this.#kv.get(USAGE, (value) => {
-      if (isUsage(value)) cb({ files: value.files, bytes: value.bytes });
-      else this.#count(cb);
+      if (!isUsage(value)) return this.#count(cb);
+      if (before && this.#figures === null) this.#figures = { files: value.files, bytes: value.bytes };
+      cb({ files: value.files, bytes: value.bytes });
     });
   }
 
@@ -377,7 +382,7 @@ class KeyValueTransaction {
     this.#below("", (records) => {
       let bytes = 0;
       for (const record of records) if (typeof record.size === "number") bytes += record.size;
-      if (before) this.#counted = { files: records.length, bytes };
+      if (before && this.#figures === null) this.#figures = { files: records.length, bytes };
       cb({ files: records.length, bytes });
     });
   }
@@ -703,20 +708,34 @@ class KeyValueTransaction {
     const mark = ++this.#changes;
     this.#kv.get(USAGE, (value) => {
       if (mark !== this.#changes) return;
-      const delta = this.#delta;
-      this.#delta = { files: 0, bytes: 0 };
-      if (this.#putNothing) this.#kv.delete(USAGE);
-      else if (isUsage(value)) {
-        this.#kv.put(USAGE, { files: value.files + delta.files, bytes: value.bytes + delta.bytes });
-      } else if (this.#counted !== null) {
-        // Counted before the first write: the changes since are all in the delta.
-        const counted = this.#counted;
-        this.#kv.put(USAGE, { files: counted.files + delta.files, bytes: counted.bytes + delta.bytes });
-      } else {
-        // Counted after every write issued so far, so it sees this transaction's.
-        this.#count((usage) => this.#kv.put(USAGE, usage));
+      if (this.#putNothing) {
+        this.#delta = { files: 0, bytes: 0 };
+        this.#kv.delete(USAGE);
+        return;
       }
+      // Not read or written by this transaction yet: what the store holds is as it began.
+      if (this.#figures === null && isUsage(value)) this.#figures = { files: value.files, bytes: value.bytes };
+      if (this.#figures !== null) {
+        this.#writeFigures();
+        return;
+      }
+      // Missing: counted after every write issued so far, so it sees their changes; the
+      // changes of writes issued after this count come into the delta after its answer.
+      this.#delta = { files: 0, bytes: 0 };
+      this.#count((usage) => {
+        this.#figures = usage;
+        this.#writeFigures();
+      });
     });
+  }
+
+  /** Writes the figures this transaction knows with the changes since added. */
+  #writeFigures() {
+    const figures = /** @type {{ files: number, bytes: number }} */ (this.#figures);
+    const delta = this.#delta;
+    this.#delta = { files: 0, bytes: 0 };
+    this.#figures = { files: figures.files + delta.files, bytes: figures.bytes + delta.bytes };
+    this.#kv.put(USAGE, this.#figures);
   }
 
   /**

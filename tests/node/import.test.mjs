@@ -10,6 +10,7 @@ import { MemoryTool, IndexedDbStorage, InMemoryStorage } from "../../src/js/inde
 import { BundleParts, Engine, Task } from "../../pkg/memory_tool_wasm.js";
 import { createHash } from "node:crypto";
 import { countRequests } from "./fixtures/count-requests.mjs";
+import { importBlock } from "../consumers/doc-blocks.mjs";
 
 const storage = () => new IndexedDbStorage({ indexedDB: new IDBFactory(), IDBKeyRange });
 
@@ -159,6 +160,27 @@ test("a big import, in many slices, writes the store's figures once, as a small 
     assert.equal((await memory.usage()).files, n);
     memory.close();
   }
+});
+
+test("KeyValueStorage over the doc's IndexedDB backend: an import of memories a slice each keeps the store's figures, and the file limit holds", async () => {
+  const { KeyValueStorage } = await import("../../src/js/index-node.js");
+  const { IndexedDbBackend } = await importBlock("docs/STORAGE.md", "indexeddb-backend.js");
+  const limits = { maxFiles: 4, maxFileBytes: 400_000 };
+  const maker = await MemoryTool.open({ storage: new InMemoryStorage(), store: "maker", limits });
+  for (let i = 0; i < 3; i++) await maker.writeFile(`/memories/big/n${i}.md`, `${i}`.padEnd(300_000, "x"));
+  const bundle = await maker.export();
+  maker.close();
+  // A new store: its figures are not written yet, so the first change counts them, while the
+  // next slice (each 300 KB text is one) is already on its way.
+  const memory = await MemoryTool.open({ storage: new KeyValueStorage(new IndexedDbBackend({ indexedDB: new IDBFactory(), IDBKeyRange })), store: "figures", limits });
+  await memory.import(bundle);
+  const usage = await memory.usage();
+  assert.deepEqual([usage.files, usage.bytes], [3, 900_000]);
+  assert.equal((await memory.execute({ command: "create", path: "/memories/d.md", file_text: "4\n" })).isError, false);
+  const over = await memory.execute({ command: "create", path: "/memories/e.md", file_text: "5\n" });
+  assert.equal(over.isError, true, "a fifth file in a store of at most four");
+  assert.equal((await memory.memories.list()).length, 4);
+  memory.close();
 });
 
 for (const [name, make] of [

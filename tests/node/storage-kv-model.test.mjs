@@ -2,7 +2,8 @@
 // and version writes (records without an id, versions without a memory or a content, the delete
 // at full quota's `finish({ putNothing })`, bodies that throw) run over docs/STORAGE.md's Map
 // backend (answers at once), a backend that answers every request later, in order, one that
-// mixes the two, and docs/STORAGE.md's IndexedDB backend over fake-indexeddb. After each
+// mixes the two, and docs/STORAGE.md's IndexedDB backend over fake-indexeddb; some writes are
+// issued from a read's answer, as the driver issues a big command's slices. After each
 // sequence every read the core makes of the indexes and figures must give what the model says:
 // the records, the id index, the file count and bytes (also when a transaction read them
 // before or among its writes, as a create does, while they were missing), the versions by memory and by content,
@@ -187,7 +188,7 @@ async function answers(h) {
   };
 }
 
-/** A random transaction: 1 to 6 writes, sometimes with a read of the figures before or among them, sometimes a putNothing finish, sometimes a throw. */
+/** A random transaction: 1 to 6 writes, some issued from a read's answer, sometimes with a read of the figures before or among them, sometimes a putNothing finish, sometimes a throw. */
 function transactionOf(/** @type {ReturnType<typeof random>} */ r) {
   const ops = [];
   for (let i = 0, n = 1 + Math.floor(r.next() * 6); i < n; i++) {
@@ -206,7 +207,10 @@ function transactionOf(/** @type {ReturnType<typeof random>} */ r) {
   // and now and then between them.
   const x = r.next();
   const readAt = x < 0.3 ? 0 : x < 0.4 ? 1 + Math.floor(r.next() * ops.length) : -1;
-  return { ops, readAt, putNothing: r.next() < 0.1, fails: r.next() < 0.1 };
+  // As the driver issues a big command's writes, in slices: a write marked here is issued from
+  // the answer of a read issued after the writes before it.
+  const breaks = ops.map((_, i) => i > 0 && r.next() < 0.3);
+  return { ops, readAt, breaks, putNothing: r.next() < 0.1, fails: r.next() < 0.1 };
 }
 
 /** @param {any} tx @param {any} op */
@@ -248,12 +252,19 @@ for (let seed = 1; seed <= SEEDS; seed++) {
         const h = await new KeyValueStorage(make()).open(`s${trial}`);
         for (const [i, t] of sequence.entries()) {
           const committed = await h.transaction("readwrite", (/** @type {any} */ tx) => {
-            for (const [at, op] of t.ops.entries()) {
-              if (at === t.readAt) tx.getUsage(() => {});
-              issue(tx, op);
-            }
-            if (t.readAt === t.ops.length) tx.getUsage(() => {});
-            if (t.putNothing) tx.finish({ putNothing: true });
+            const from = (/** @type {number} */ start) => {
+              for (let at = start; at < t.ops.length; at++) {
+                if (at > start && t.breaks[at]) {
+                  tx.getFile("/none", () => from(at));
+                  return;
+                }
+                if (at === t.readAt) tx.getUsage(() => {});
+                issue(tx, t.ops[at]);
+              }
+              if (t.readAt === t.ops.length) tx.getUsage(() => {});
+              if (t.putNothing) tx.finish({ putNothing: true });
+            };
+            from(0);
             if (t.fails) throw new Error("the body fails");
           }).then(() => true, () => false);
           assert.equal(committed, t.commits, `${name}, trial ${trial}, transaction ${i}: ${JSON.stringify(sequence)}`);
