@@ -178,37 +178,46 @@ pub struct BundleParts {
 #[wasm_bindgen]
 impl BundleParts {
     #[wasm_bindgen(constructor)]
-    pub fn new(header_utf8: &[u8]) -> Result<BundleParts, JsValue> {
-        Ok(BundleParts {
-            reader: BundleReader::new(&json_of(header_utf8)?),
-        })
+    pub fn new(header_utf8: &[u8]) -> BundleParts {
+        let reader = match json_at(header_utf8, BundleReader::HEADER_DEPTH) {
+            Some(header) => BundleReader::new(&header),
+            None => {
+                let mut reader = BundleReader::new(&Json::Null);
+                reader.unreadable();
+                reader
+            }
+        };
+        BundleParts { reader }
     }
 
     /// The bundle's next memories: a JSON list.
     pub fn memories(&mut self, list_utf8: &[u8]) -> Result<(), JsValue> {
-        match json_of(list_utf8)? {
-            Json::Array(items) => self.reader.memories(&items),
-            _ => return Err(js_error("memories come as a JSON list")),
+        match json_at(list_utf8, BundleReader::LIST_DEPTH) {
+            Some(Json::Array(items)) => self.reader.memories(&items),
+            None => self.reader.unreadable(),
+            Some(_) => return Err(js_error("memories come as a JSON list")),
         }
         Ok(())
     }
 
     /// The bundle's next versions: a JSON list.
     pub fn versions(&mut self, list_utf8: &[u8]) -> Result<(), JsValue> {
-        match json_of(list_utf8)? {
-            Json::Array(items) => self.reader.versions(&items),
-            _ => return Err(js_error("versions come as a JSON list")),
+        match json_at(list_utf8, BundleReader::LIST_DEPTH) {
+            Some(Json::Array(items)) => self.reader.versions(&items),
+            None => self.reader.unreadable(),
+            Some(_) => return Err(js_error("versions come as a JSON list")),
         }
         Ok(())
     }
 }
 
-/// JSON text given as UTF-8 by the adapter (which wrote it with `JSON.stringify`).
-fn json_of(utf8: &[u8]) -> Result<Json, JsValue> {
+/// JSON text given as UTF-8 by the adapter (which wrote it with `JSON.stringify`), standing
+/// `depth` levels down in the host call it belongs to; `None` when it is not JSON there (too
+/// deep, as the call whole would be).
+fn json_at(utf8: &[u8], depth: usize) -> Option<Json> {
     std::str::from_utf8(utf8)
         .ok()
-        .and_then(Json::parse)
-        .ok_or_else(|| js_error("a bundle's part is not JSON text"))
+        .and_then(|text| Json::parse_at(text, depth))
 }
 
 /// One command in progress.

@@ -8,6 +8,7 @@ use super::stores::StoreFields;
 use super::versions::VersionFilter;
 use crate::format::json::Json;
 use crate::format::render::fill;
+use crate::format::texts;
 use crate::model::error::{ErrorCode, ToolError};
 use crate::model::path::{parse_store_path_checked, parse_store_prefix};
 use crate::model::record::{sha256_hex, Change};
@@ -277,8 +278,11 @@ impl HostCall {
     /// `parse`, for an `import` whose bundle the host read into the core in parts
     /// (`staged`, in place of the `bundle` argument): a big bundle is then never one text.
     pub fn parse_with(text: &str, staged: Option<BundleReader>) -> Result<HostCall, ToolError> {
-        let json =
-            Json::parse(text).ok_or_else(|| bad("a host call must be a JSON object".into()))?;
+        // A bundle that came in parts, one of which was not JSON: refused as the call whole.
+        if staged.as_ref().is_some_and(BundleReader::is_unreadable) {
+            return Err(bad(texts::HOST_CALL_NOT_OBJECT.into()));
+        }
+        let json = Json::parse(text).ok_or_else(|| bad(texts::HOST_CALL_NOT_OBJECT.into()))?;
         let args = Args(&json);
         let call = args.required("call")?;
         if staged.is_some() && call != "import" {

@@ -126,12 +126,19 @@ const MAX_DEPTH: usize = 256;
 impl Json {
     /// Parses one JSON text; `None` when it is not valid JSON.
     pub fn parse(text: &str) -> Option<Json> {
+        Self::parse_at(text, 0)
+    }
+
+    /// Parses one JSON text that stands for a value `depth` levels down in a bigger one (a
+    /// part of a bundle, read apart from its host call): nested too deep for that, as the whole
+    /// would be, it is `None` too.
+    pub(crate) fn parse_at(text: &str, depth: usize) -> Option<Json> {
         let mut parser = Parser {
             text,
             bytes: text.as_bytes(),
             pos: 0,
         };
-        let value = parser.value(0)?;
+        let value = parser.value(depth)?;
         parser.skip_ws();
         (parser.pos == parser.bytes.len()).then_some(value)
     }

@@ -8,6 +8,8 @@
 
 /// The tool input is not a JSON object. (docs/TOOL.md#input-errors)
 pub(crate) const INPUT_NOT_OBJECT: &str = "Error: Tool input must be a JSON object";
+/// A host call that is not JSON, or is nested too deep (a bundle read in parts too).
+pub(crate) const HOST_CALL_NOT_OBJECT: &str = "a host call must be a JSON object";
 
 /// The input has no `command`. (docs/TOOL.md#input-errors)
 pub(crate) const MISSING_COMMAND: &str = "Error: Missing required parameter `command`";

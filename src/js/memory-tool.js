@@ -91,6 +91,14 @@ export class MemoryTool {
   #unsubscribes = new Set();
   #closed = false;
   /**
+   * While an import reads its bundle into the core (a part at a time, the page running
+   * between parts), the calls made after it wait for this before they start their
+   * transactions, so the tool's commands still run in the order they were called: it
+   * settles once the last such import has started its own. null when no import is reading.
+   * @type {Promise<void> | null}
+   */
+  #queue = null;
+  /**
    * Per mount, the store keys of memories viewed whose last use is to be recorded (a view
    * stays one read-only transaction; the use goes in a write of its own, batched).
    * @type {Map<number, Set<string>>}
@@ -614,6 +622,8 @@ export class MemoryTool {
       throw new MemoryToolError("INVALID_INPUT", "exportBlob: `onProgress` must be a function.");
     }
     const handle = this.#handles[this.#mountOf("exportBlob", store)];
+    // After the imports called before it (see `#queue`).
+    if (this.#queue !== null) await this.#queue;
     return exportBlob(handle, { includeVersions: include_versions === true, onProgress });
   }
 
@@ -659,13 +669,28 @@ export class MemoryTool {
       throw new MemoryToolError("INVALID_BUNDLE", "import: the bundle must be an object.");
     }
     const progress = typeof onProgress === "function" ? throttled(onProgress) : undefined;
-    // Read into the core a part at a time, the page running between parts; a bundle of
-    // another shape goes whole, and the core says what is wrong with it.
-    const parts = await bundleParts(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (value)));
-    // Closed meanwhile: the call below throws, and the parts are not handed to the core.
-    if (this.#closed) parts?.free();
-    const args = parts ? { on_conflict: onConflict ?? "fail" } : { on_conflict: onConflict ?? "fail", bundle: value };
-    return /** @type {Promise<import("./index.js").ImportResult>} */ (this.#host("import", args, mount, "import", progress, parts ?? undefined));
+    // The lists as they are now: a memory added to them or taken from them after this call
+    // changes nothing. (Their items are read as the parts go: change none until it settles.)
+    const { memories, versions, toJSON } = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (value));
+    if (Array.isArray(memories) && typeof toJSON !== "function") value = { ...value, memories: [...memories], ...(Array.isArray(versions) ? { versions: [...versions] } : {}) };
+    const earlier = this.#queue;
+    /** @type {() => void} */
+    let started = () => {};
+    const turn = new Promise((resolve) => (started = () => resolve(undefined)));
+    this.#queue = turn;
+    try {
+      if (earlier !== null) await earlier;
+      // Read into the core a part at a time, the page running between parts; a bundle of
+      // another shape goes whole, and the core says what is wrong with it.
+      const parts = await bundleParts(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (value)));
+      // Closed meanwhile: the call below throws, and the parts are not handed to the core.
+      if (this.#closed) parts?.free();
+      const args = parts ? { on_conflict: onConflict ?? "fail" } : { on_conflict: onConflict ?? "fail", bundle: value };
+      return /** @type {import("./index.js").ImportResult} */ (await this.#host("import", args, mount, "import", progress, parts ?? undefined, started));
+    } finally {
+      started();
+      if (this.#queue === turn) this.#queue = null;
+    }
   }
 
   /**
@@ -738,15 +763,16 @@ export class MemoryTool {
    * @param {"api" | "import" | "expiry" | "repair"} [by]
    * @param {(done: number, total: number) => void} [progress]
    * @param {import("../../pkg/memory_tool_wasm.js").BundleParts} [bundle] an import's bundle, read in parts
+   * @param {() => void} [started] an import's: see `#perform`
    * @returns {Promise<any>}
    */
-  async #host(call, args, mount, by = "api", progress, bundle = undefined) {
+  async #host(call, args, mount, by = "api", progress, bundle = undefined, started = undefined) {
     this.#checkOpen();
     const who = actor(by, this.#recordedSession);
     const task = startHostCall(this.#engine, call, args, who, mount, false, bundle);
     let outcome;
     try {
-      outcome = await this.#perform(task, progress);
+      outcome = await this.#perform(task, progress, false, started);
     } catch (error) {
       // `memories.delete` refused for quota runs again in the compact form, which puts nothing
       // (docs/TOOL.md#delete-at-full-quota).
@@ -765,15 +791,21 @@ export class MemoryTool {
    * @param {(done: number, total: number) => void} [progress]
    * @param {boolean} [putNothing] a compact delete: its transaction puts no record
    *   (docs/TOOL.md#delete-at-full-quota)
+   * @param {() => void} [started] an import's: called once its transaction is under way
+   *   (the calls made after it wait till then; see `#queue`). Any other task first waits for
+   *   the imports called before it.
    * @returns {Promise<Outcome>}
    */
-  async #perform(task, progress, putNothing) {
+  async #perform(task, progress, putNothing, started) {
+    if (started === undefined && this.#queue !== null) await this.#queue;
     const mount = this.#mounts[task.mount()];
     const index = task.mount();
     /** @type {Outcome} */
     let outcome;
     try {
-      outcome = await perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite, putNothing });
+      const running = perform(this.#handles, task, { progress, beforeWrite: this.#beforeWrite, putNothing });
+      started?.();
+      outcome = await running;
     } catch (error) {
       if (mount && error instanceof MemoryToolError && error.code === "STORE_VANISHED" && !this.#vanished.has(index)) {
         // Said once per mount: the store held memories and its database is gone.

@@ -265,6 +265,61 @@ test("a big bundle goes into the core in parts, the page running between them, a
   memory.close();
 });
 
+for (const [name, make] of [
+  ["IndexedDbStorage", storage],
+  ["InMemoryStorage", () => new InMemoryStorage()],
+]) {
+  test(`${name}: calls made after an import, while its bundle goes into the core in parts, run after it, in the order they were called`, async () => {
+    const bundle = syntheticBundle(3000);
+    const memory = await MemoryTool.open({ storage: make(), store: "order", limits: { maxFiles: 10_000 } });
+    const path = `/memories${bundle.memories[2999].path}`;
+    const imported = memory.import(bundle);
+    const created = memory.execute({ command: "create", path, file_text: "mine\n" });
+    const listed = memory.memories.list({ path_prefix: "/d0/" });
+    const second = memory.import(syntheticBundle(5), { onConflict: "skip" });
+    const viewed = memory.execute({ command: "view", path });
+    assert.equal((await imported).imported, 3000);
+    // The create came after the import: the file is there, the bundle's.
+    const create = await created;
+    assert.equal(create.isError, true, String(create.content));
+    assert.ok((await listed).length > 0);
+    // The second import came after the first: its five memories were there already.
+    const again = await second;
+    assert.equal(again.imported, 0, JSON.stringify(again));
+    assert.match(String((await viewed).content), new RegExp(bundle.memories[2999].content.trim().replace(/\./g, "\\.")));
+    memory.close();
+  });
+}
+
+test("an import takes the bundle's lists as they are when it is called", async () => {
+  const bundle = syntheticBundle(3000);
+  const memory = await MemoryTool.open({ storage: storage(), store: "lists", limits: { maxFiles: 10_000 } });
+  const imported = memory.import(bundle);
+  bundle.memories.length = 1500;
+  bundle.memories.push({ ...bundle.memories[0], path: "/elsewhere.md" });
+  assert.equal((await imported).imported, 3000);
+  assert.equal((await memory.memories.list()).filter((m) => m.type === "memory").length, 3000);
+  memory.close();
+});
+
+test("a part nested too deep is refused as the bundle whole is: at the same depth, in the same words, before any other fault", async () => {
+  const memory = await MemoryTool.open({ storage: storage(), store: "deep", limits: { maxFiles: 10_000 } });
+  const outcome = async (b) => memory.import(b).then((r) => `imported ${r.imported}`, (e) => `${e.constructor.name} ${e.code}: ${e.message}`);
+  for (const depth of [250, 252, 253, 300]) {
+    const bundle = syntheticBundle(3000);
+    let deep = /** @type {unknown} */ (1);
+    for (let i = 0; i < depth; i++) deep = [deep];
+    // In the second part (1,024 memories a part); a fault in the first part as well.
+    bundle.memories[1500].extra = deep;
+    bundle.memories[10].content_sha256 = "0".repeat(64);
+    const whole = await outcome(JSON.stringify(bundle));
+    assert.equal(await outcome(bundle), whole, `depth ${depth}`);
+    assert.match(whole, depth >= 253 ? /^MemoryToolError INVALID_INPUT: a host call must be a JSON object$/ : /^MemoryToolError INVALID_BUNDLE: memory 10 /);
+  }
+  assert.deepEqual(await memory.memories.list(), []);
+  memory.close();
+});
+
 test("a bundle read in parts is refused for the fault a whole one is refused for, in its words", async () => {
   const bundle = syntheticBundle(3000);
   bundle.memories[2500].content_sha256 = "0".repeat(64);

@@ -94,7 +94,16 @@ fn time_field(item: &Json, key: &str, what: &str) -> Result<i64, ToolError> {
 
 /// The bytes' hash and size must be the ones the bundle states.
 fn check_digest(bytes: &[u8], item: &Json, what: &str) -> Result<String, ToolError> {
-    let sha = sha256_hex(bytes);
+    check_digest_as(bytes, sha256_hex(bytes), item, what)
+}
+
+/// `check_digest` of bytes whose SHA-256 (hex) is known to be `sha`.
+fn check_digest_as(
+    bytes: &[u8],
+    sha: String,
+    item: &Json,
+    what: &str,
+) -> Result<String, ToolError> {
     if item.field("content_sha256").and_then(Json::as_str) != Some(sha.as_str()) {
         return Err(invalid(fill(
             "{}: content_sha256 does not match its content",
@@ -151,6 +160,12 @@ pub struct BundleReader {
     version_ids: HashSet<String>,
     /// Whether the checks over every memory (the tree) have run: before the first version.
     memories_done: bool,
+    /// Each memory's head version id, and the memory's place in `memories`: a head version's
+    /// text is the memory's, held once (the version shares the memory's bytes).
+    heads: HashMap<String, usize>,
+    /// A part was not JSON (or nested too deep): the bundle is refused as the host call it is
+    /// in would be, before any other fault.
+    unreadable: bool,
     failure: Option<ToolError>,
 }
 
@@ -170,6 +185,8 @@ impl BundleReader {
             keys: HashSet::new(),
             version_ids: HashSet::new(),
             memories_done: false,
+            heads: HashMap::new(),
+            unreadable: false,
             failure: None,
         };
         reader.failure = Self::header_fault(header);
@@ -194,9 +211,26 @@ impl BundleReader {
         None
     }
 
+    /// How deep in its host call a part of the bundle lies: the header is the call's
+    /// `bundle` (one level down), a list of memories or versions is two.
+    pub const HEADER_DEPTH: usize = 1;
+    /// See `HEADER_DEPTH`.
+    pub const LIST_DEPTH: usize = 2;
+
+    /// A part could not be read as JSON at its depth: the call is refused as a host call
+    /// whole that is not JSON (docs/TOOL.md#host-api-messages), before any fault of the bundle.
+    pub fn unreadable(&mut self) {
+        self.unreadable = true;
+    }
+
+    /// Whether a part could not be read (`unreadable`).
+    pub fn is_unreadable(&self) -> bool {
+        self.unreadable
+    }
+
     /// The next memories of the bundle, in its order.
     pub fn memories(&mut self, items: &[Json]) {
-        if self.failure.is_some() {
+        if self.unreadable || self.failure.is_some() {
             return;
         }
         if self.memories_done {
@@ -226,6 +260,12 @@ impl BundleReader {
         let sha256 = check_digest(&bytes, item, &what)?;
         if !self.ids.insert(id.clone()) || !self.keys.insert(key.clone()) {
             return Err(invalid(fill("{}: its id or path appears twice", &[&what])));
+        }
+        if let (VersionsField::List, Some(head)) = (
+            &self.versions_field,
+            item.field("memory_version_id").and_then(Json::as_str),
+        ) {
+            self.heads.insert(head.to_string(), self.memories.len());
         }
         self.memories.push(BundleMemory {
             created_at: time_field(item, "created_at", &what)?,
@@ -272,6 +312,9 @@ impl BundleReader {
 
     /// The next versions of the bundle, in its order (after every memory).
     pub fn versions(&mut self, items: &[Json]) {
+        if self.unreadable {
+            return;
+        }
         self.end_memories();
         if self.failure.is_some() {
             return;
@@ -331,13 +374,27 @@ impl BundleReader {
             None | Some(Json::Null) => None,
             Some(_) => return Err(invalid(fill("{}: `path` must be a string", &[&what]))),
         };
-        let bytes = content_of(item, &what)?;
-        let sha256 = match &bytes {
-            Some(b) => Some(check_digest(b, item, &what)?),
-            None => item
-                .field("content_sha256")
-                .and_then(Json::as_str)
-                .map(str::to_string),
+        // A memory's head version holds the memory's text: the same bytes (compared, not
+        // assumed) are not hashed again, and are held once.
+        let head_of = self
+            .heads
+            .get(&id)
+            .and_then(|&at| self.memories.get(at))
+            .map(|m| (Rc::clone(&m.bytes), m.sha256.clone()));
+        let (bytes, sha256) = match (content_of(item, &what)?, head_of) {
+            (Some(b), Some((text, sha))) if *b == *text => {
+                (Some(text), Some(check_digest_as(&b, sha, item, &what)?))
+            }
+            (Some(b), _) => {
+                let sha = check_digest(&b, item, &what)?;
+                (Some(Rc::from(b)), Some(sha))
+            }
+            (None, _) => (
+                None,
+                item.field("content_sha256")
+                    .and_then(Json::as_str)
+                    .map(str::to_string),
+            ),
         };
         let redacted_at = match item.field("redacted_at") {
             Some(_) => Some(time_field(item, "redacted_at", &what)?),
@@ -399,7 +456,7 @@ impl BundleReader {
                 kept_at: None,
                 id,
             },
-            bytes: bytes.map(Rc::from),
+            bytes,
         })
     }
 }
@@ -477,6 +534,7 @@ mod tests {
     use super::{Bundle, BundleReader};
     use crate::format::json::Json;
     use crate::model::record::sha256_hex;
+    use std::rc::Rc;
 
     const ID: &str = "memver_01j00000000000000000";
 
@@ -539,6 +597,37 @@ mod tests {
             reader.versions(b);
         }
         format!("{:?}", reader.finish())
+    }
+
+    #[test]
+    fn a_head_versions_text_is_the_memorys_held_once() {
+        // Memory 3's version holds another text (the link check, at `finish`, would refuse it).
+        let (three, nine) = (sha256_hex(b"note 3\n"), sha256_hex(b"note 9\n"));
+        let json = bundle(|text| {
+            text.replacen(
+                &format!(r#""operation":"created","path":"/d/n3.md","content":"note 3\n","content_sha256":"{three}""#),
+                &format!(r#""operation":"created","path":"/d/n3.md","content":"note 9\n","content_sha256":"{nine}""#),
+                1,
+            )
+        });
+        let Some(Json::Array(memories)) = json.field("memories") else {
+            panic!("no memories");
+        };
+        let Some(Json::Array(versions)) = json.field("versions") else {
+            panic!("no versions");
+        };
+        let mut reader = BundleReader::new(&json);
+        reader.memories(memories);
+        reader.versions(versions);
+        assert!(reader.failure.is_none(), "{:?}", reader.failure);
+        for (memory, version) in reader.memories.iter().zip(&reader.versions) {
+            let shared = version
+                .bytes
+                .as_ref()
+                .is_some_and(|b| Rc::ptr_eq(b, &memory.bytes));
+            // The same text is shared; another one is not, whatever the head says.
+            assert_eq!(shared, memory.key != "/d/n3.md", "{}", memory.key);
+        }
     }
 
     #[test]
