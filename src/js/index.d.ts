@@ -851,7 +851,9 @@ export class MemoryTool {
   export(options?: ExportOptions): Promise<Bundle>;
   /**
    * Imports a bundle in one transaction (all or nothing), checking every sha first
-   * (`INVALID_BUNDLE`). A JSON string is taken too.
+   * (`INVALID_BUNDLE`). A JSON string is taken too. The bundle goes into the core a part at a
+   * time, the page running between parts; calls made on this tool after this one still run
+   * after it. Its lists are taken at the call; change none of their items until it settles.
    */
   import(bundle: Bundle | string, options?: ImportOptions): Promise<ImportResult>;
   /**

@@ -647,6 +647,8 @@ export class MemoryTool {
    * place is taken (`"fail"`, the default, throws `PATH_CONFLICT` and imports nothing).
    * `onProgress` hears `{ done, total }` storage writes: once with 0 before writing, then about
    * every 1%. With several mounts, `store` says which store receives it (default the first).
+   * The bundle goes into the core a part at a time; the tool's calls made after this one wait
+   * until its transaction is under way. Its lists are taken now, their items as the parts go.
    * @param {Bundle | string} bundle
    * @param {import("./index.js").ImportOptions} [options]
    * @returns {Promise<import("./index.js").ImportResult>}
