@@ -2,8 +2,9 @@
 // commands give Chromium's texts byte for byte (from src/js/index.js and from the one-file
 // bundle), names are normalised alike in every engine (the characters engines normalise
 // differently are refused with one text, docs/TOOL.md#names-every-browser-normalises-alike),
-// a reload finds the store as it was, export/import and exportBlob carry it, and an image
-// comes back as an image block.
+// a reload finds the store as it was, export/import and exportBlob carry it, an image
+// comes back as an image block, and a big import (its bundle in parts, its writes in slices of
+// one transaction) imports all of it, with the calls made after it running after it.
 //
 // Run: node --test --test-concurrency=1 tests/engines/commands.test.mjs   (ENGINES=webkit …)
 
@@ -127,6 +128,45 @@ eachEngine("the package over IndexedDB", (env) => {
     assert.ok(got.views[1].content.includes("\n     1\talpha two\n"), got.views[1].content);
     // Timestamps and ids differ between runs; the rest is compared with Chromium.
     sameAsChromium(env.engine, "bundle", { imported: got.imported, views: got.views.map((/** @type {any} */ v) => v.content.replace(/\d+(\.\d+)?[KM]?B\t/g, "SIZE\t")), versions: got.versions, memories: got.shape.memories.length });
+    assert.deepEqual(await problemsOf(tab), []);
+    await tab.close();
+  });
+
+  test("a big import: its bundle in parts, its writes in slices of one transaction, the calls after it run after it", async () => {
+    const tab = await env.open();
+    const got = await tab.run(async () => {
+      const { MemoryTool, IndexedDbStorage, InMemoryStorage } = /** @type {any} */ (window).pkg;
+      const storage = new IndexedDbStorage();
+      await storage.destroy("big-import");
+      const limits = { maxFiles: 10_000 };
+      // 2,500 memories with their history: three parts of memories, three of versions, and
+      // some 7,500 writes, about thirty slices.
+      const maker = await MemoryTool.open({ storage: new InMemoryStorage(), store: "maker", limits });
+      for (let i = 0; i < 2500; i++) await maker.writeFile(`/memories/d${i % 7}/n${i}.md`, `note ${i}\n`);
+      const bundle = await maker.export({ include_versions: true });
+      maker.close();
+      const to = await MemoryTool.open({ store: "big-import", limits });
+      /** @type {Array<[number, number]>} */
+      const progress = [];
+      const imported = to.import(bundle, { onProgress: (/** @type {any} */ p) => progress.push([p.done, p.total]) });
+      const after = to.execute({ command: "create", path: "/memories/d0/n2499.md", file_text: "mine\n" });
+      const result = await imported;
+      const create = await after;
+      const view = await to.execute({ command: "view", path: "/memories/d0/n2499.md" });
+      const usage = await to.usage();
+      const listed = (await to.memories.list()).filter((/** @type {any} */ m) => m.type === "memory").length;
+      const versions = (await to.versions.list({ memory_id: (await to.memories.getByPath("/d0/n2499.md")).id })).data.length;
+      to.close();
+      return { result, create, view: view.content, files: usage.files, listed, versions, first: progress[0], last: progress.at(-1), reports: progress.length };
+    });
+    assert.deepEqual(got.result, { imported: 2500, overwritten: 0, skipped: 0, unchanged: 0, versions: 2500 });
+    // The create was called after the import: it found the imported file.
+    assert.equal(got.create.isError, true, got.create.content);
+    assert.match(got.view, /\n     1\tnote 2499\n/);
+    assert.deepEqual([got.files, got.listed, got.versions], [2500, 2500, 1]);
+    assert.equal(got.first[0], 0);
+    assert.equal(got.last[0], got.last[1]);
+    assert.ok(got.last[1] >= 7500 && got.reports >= 50, JSON.stringify([got.last, got.reports]));
     assert.deepEqual(await problemsOf(tab), []);
     await tab.close();
   });
