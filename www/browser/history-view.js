@@ -136,12 +136,15 @@ export function mountHistory({ root, memory, notify, announce }) {
       older,
       detail,
     );
-    await paintDetail(detail);
+    // Focus goes back at once, before the detail is read: a key pressed meanwhile (a repaint
+    // after a change elsewhere, while the keyboard is on a version) reaches the version, not
+    // the page.
     if ((focusedHere || focusHead) && !root.contains(document.activeElement)) {
       const target = focusHead ? headId : (focusedVersion ?? selectedId);
       /** @type {HTMLElement | null} */ (root.querySelector(`[data-version-id="${target}"]`) ?? root.querySelector("[data-version-id]"))?.focus();
     }
     focusHead = false;
+    await paintDetail(detail);
     paints += 1;
     root.dataset.paints = String(paints);
   }
