@@ -128,6 +128,8 @@ export function startHostCall(engine, call, args, actorJson, mount, compact = fa
   try {
     json = JSON.stringify({ ...args, call });
   } catch (error) {
+    // Not handed to the core: its parts go now, not when the garbage collector finds them.
+    bundle?.free();
     throw new MemoryToolError("INVALID_INPUT", `${call}: the arguments have no JSON form (${messageOf(error)}).`);
   }
   return startTask(engine, "host", json, { actor: actorJson, mount, compact, bundle });

@@ -291,6 +291,25 @@ for (const [name, make] of [
   });
 }
 
+test("an import refused for arguments with no JSON form frees its bundle's parts at once", async () => {
+  const memory = await MemoryTool.open({ storage: new InMemoryStorage(), store: "no-json" });
+  const free = BundleParts.prototype.free;
+  let freed = 0;
+  BundleParts.prototype.free = function () {
+    freed += 1;
+    return free.call(this);
+  };
+  try {
+    const error = await memory.import(syntheticBundle(10), { onConflict: /** @type {any} */ (10n) }).then(() => null, (e) => e);
+    assert.equal(error?.code, "INVALID_INPUT", String(error));
+    assert.equal(freed, 1);
+  } finally {
+    BundleParts.prototype.free = free;
+  }
+  assert.deepEqual(await memory.memories.list(), []);
+  memory.close();
+});
+
 test("an import takes the bundle's lists as they are when it is called", async () => {
   const bundle = syntheticBundle(3000);
   const memory = await MemoryTool.open({ storage: storage(), store: "lists", limits: { maxFiles: 10_000 } });
