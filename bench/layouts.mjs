@@ -117,6 +117,45 @@ function headView(tx, path, done) {
   head.onsuccess = () => done(record.result && head.result ? head.result.value : undefined);
 }
 
+/**
+ * Every record of `store`, in one `getAll`.
+ * @param {string} store
+ * @returns {Layout["records"]}
+ */
+const allOf = (store) => (tx, done) => {
+  const request = tx.objectStore(store).getAll();
+  request.onsuccess = () => done(request.result);
+};
+
+/**
+ * The listing from every record of `store` (one `getAll`, the texts with them if they hold any).
+ * @param {string} store
+ * @returns {Layout["listing"]}
+ */
+const sizesOf = (store) => (tx, done) => allOf(store)(tx, (records) => done(records.map((/** @type {any} */ r) => [r.path, r.size])));
+
+/** A file's view when its record holds its bytes: one request. @type {Layout["view"]} */
+const bytesInRecord = (tx, path, done) => {
+  const record = tx.objectStore("files").get(path);
+  record.onsuccess = () => done(record.result?.bytes);
+};
+
+/**
+ * The file store (`id` index, and a `listing` index if asked) and the version store (by
+ * memory, and by content if asked), with a content store if asked.
+ * @param {IDBDatabase} db
+ * @param {{ listingIndex: boolean, contents: boolean }} options
+ */
+function indexedStores(db, { listingIndex, contents }) {
+  const files = db.createObjectStore("files", { keyPath: "path" });
+  files.createIndex("id", "id", { unique: true });
+  if (listingIndex) files.createIndex("listing", "listing");
+  if (contents) db.createObjectStore("contents");
+  const versions = db.createObjectStore("versions", { keyPath: "id" });
+  versions.createIndex("memory", ["memoryId", "id"]);
+  if (contents) versions.createIndex("content", "content");
+}
+
 /** @type {Layout[]} */
 export const LAYOUTS = [
   {
@@ -125,14 +164,8 @@ export const LAYOUTS = [
     stores: ["m"],
     upgrade: (db) => void db.createObjectStore("m", { keyPath: "path" }),
     put: (tx, m) => void tx.objectStore("m").put({ path: m.path, content: m.text, size: m.text.length, updatedAt: 1 }),
-    listing: (tx, done) => {
-      const request = tx.objectStore("m").getAll();
-      request.onsuccess = () => done(request.result.map((r) => [r.path, r.size]));
-    },
-    records: (tx, done) => {
-      const request = tx.objectStore("m").getAll();
-      request.onsuccess = () => done(request.result);
-    },
+    listing: sizesOf("m"),
+    records: allOf("m"),
     view: (tx, path, done) => {
       const request = tx.objectStore("m").get(path);
       request.onsuccess = () => done(request.result?.content);
@@ -143,12 +176,8 @@ export const LAYOUTS = [
     what: "the package's: file record, bytes, listing key, version in four stores (4 requests)",
     stores: ["files", "contents", "listing", "versions"],
     upgrade: (db) => {
-      db.createObjectStore("files", { keyPath: "path" }).createIndex("id", "id", { unique: true });
-      db.createObjectStore("contents");
+      indexedStores(db, { listingIndex: false, contents: true });
       db.createObjectStore("listing");
-      const versions = db.createObjectStore("versions", { keyPath: "id" });
-      versions.createIndex("memory", ["memoryId", "id"]);
-      versions.createIndex("content", "content");
     },
     put: (tx, m) => {
       tx.objectStore("contents").put(m.bytes, `${m.path}\u0000${m.version}`);
@@ -160,57 +189,34 @@ export const LAYOUTS = [
       const request = tx.objectStore("listing").getAllKeys();
       request.onsuccess = () => done(fromListingKeys(request.result));
     },
-    records: (tx, done) => {
-      const request = tx.objectStore("files").getAll();
-      request.onsuccess = () => done(request.result);
-    },
+    records: allOf("files"),
     view: headView,
   },
   {
     name: "listing index",
     what: "the listing key as an index of the file store: bytes, file record, version (3 requests)",
     stores: ["files", "contents", "versions"],
-    upgrade: (db) => {
-      const files = db.createObjectStore("files", { keyPath: "path" });
-      files.createIndex("id", "id", { unique: true });
-      files.createIndex("listing", "listing");
-      db.createObjectStore("contents");
-      const versions = db.createObjectStore("versions", { keyPath: "id" });
-      versions.createIndex("memory", ["memoryId", "id"]);
-      versions.createIndex("content", "content");
-    },
+    upgrade: (db) => indexedStores(db, { listingIndex: true, contents: true }),
     put: (tx, m) => {
       tx.objectStore("contents").put(m.bytes, `${m.path}\u0000${m.version}`);
       tx.objectStore("files").put(fileRecord(m, { listing: listingKey(m.path, m.bytes.length) }));
       tx.objectStore("versions").put(versionRecord(m));
     },
     listing: listingByCursor,
-    records: (tx, done) => {
-      const request = tx.objectStore("files").getAll();
-      request.onsuccess = () => done(request.result);
-    },
+    records: allOf("files"),
     view: headView,
   },
   {
     name: "bytes in the version",
     what: "listing index; the bytes inside the version record the file names (2 requests)",
     stores: ["files", "versions"],
-    upgrade: (db) => {
-      const files = db.createObjectStore("files", { keyPath: "path" });
-      files.createIndex("id", "id", { unique: true });
-      files.createIndex("listing", "listing");
-      const versions = db.createObjectStore("versions", { keyPath: "id" });
-      versions.createIndex("memory", ["memoryId", "id"]);
-    },
+    upgrade: (db) => indexedStores(db, { listingIndex: true, contents: false }),
     put: (tx, m) => {
       tx.objectStore("files").put(fileRecord(m, { listing: listingKey(m.path, m.bytes.length) }));
       tx.objectStore("versions").put(versionRecord(m, { bytes: m.bytes }));
     },
     listing: listingByCursor,
-    records: (tx, done) => {
-      const request = tx.objectStore("files").getAll();
-      request.onsuccess = () => done(request.result);
-    },
+    records: allOf("files"),
     view: (tx, path, done) => {
       // Two rounds: the record names its version.
       const record = tx.objectStore("files").get(path);
@@ -225,26 +231,14 @@ export const LAYOUTS = [
     name: "bytes in the file",
     what: "listing index; the head's bytes inside the file record, the version without them (2 requests)",
     stores: ["files", "versions"],
-    upgrade: (db) => {
-      const files = db.createObjectStore("files", { keyPath: "path" });
-      files.createIndex("id", "id", { unique: true });
-      files.createIndex("listing", "listing");
-      const versions = db.createObjectStore("versions", { keyPath: "id" });
-      versions.createIndex("memory", ["memoryId", "id"]);
-    },
+    upgrade: (db) => indexedStores(db, { listingIndex: true, contents: false }),
     put: (tx, m) => {
       tx.objectStore("files").put(fileRecord(m, { listing: listingKey(m.path, m.bytes.length), bytes: m.bytes }));
       tx.objectStore("versions").put(versionRecord(m));
     },
     listing: listingByCursor,
-    records: (tx, done) => {
-      const request = tx.objectStore("files").getAll();
-      request.onsuccess = () => done(request.result);
-    },
-    view: (tx, path, done) => {
-      const record = tx.objectStore("files").get(path);
-      record.onsuccess = () => done(record.result?.bytes);
-    },
+    records: allOf("files"),
+    view: bytesInRecord,
   },
   {
     name: "file and version, no index",
@@ -258,18 +252,9 @@ export const LAYOUTS = [
       tx.objectStore("files").put(fileRecord(m, { bytes: m.bytes }));
       tx.objectStore("versions").put(versionRecord(m));
     },
-    listing: (tx, done) => {
-      const request = tx.objectStore("files").getAll();
-      request.onsuccess = () => done(request.result.map((r) => [r.path, r.size]));
-    },
-    records: (tx, done) => {
-      const request = tx.objectStore("files").getAll();
-      request.onsuccess = () => done(request.result);
-    },
-    view: (tx, path, done) => {
-      const record = tx.objectStore("files").get(path);
-      record.onsuccess = () => done(record.result?.bytes);
-    },
+    listing: sizesOf("files"),
+    records: allOf("files"),
+    view: bytesInRecord,
   },
 ];
 
